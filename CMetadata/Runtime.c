@@ -1,0 +1,216 @@
+// Runtime.c
+//
+// Declares the Swift runtime entry points under their exported names, with the
+// signatures from swiftlang/swift's headers, and defines the cmd_ wrappers that
+// CMDRuntime.h exposes. Keeping the real names out of imported headers avoids the
+// 6.3.1 compiler crash described in the ABI reference, section 12.1.
+
+#include "CMDRuntime.h"
+
+typedef struct {
+    const char *data;
+    uintptr_t length;
+} CMDTypeNamePair;
+
+typedef struct {
+    void *object;
+    void *buffer;
+} CMDBoxPair;
+
+// const Metadata *swift_getTypeByMangledNameInContext(const char *typeNameStart,
+//     size_t typeNameLength, const TargetContextDescriptor<InProcess> *context,
+//     const void * const *genericArgs);  // SWIFT_CC(swift), MetadataLookup.cpp
+CMD_SWIFT_CC extern const void *swift_getTypeByMangledNameInContext(
+    const char *, size_t, const void *, const void *const *);
+
+// TypeNamePair swift_getTypeName(const Metadata *type, bool qualified);
+// SWIFT_CC(swift), include/swift/Runtime/HeapObject.h
+CMD_SWIFT_CC extern CMDTypeNamePair swift_getTypeName(const void *, bool);
+
+// TypeNamePair swift_getMangledTypeName(const Metadata *type);  // SWIFT_CC(swift), Casting.cpp
+CMD_SWIFT_CC extern CMDTypeNamePair swift_getMangledTypeName(const void *);
+
+// const WitnessTable *swift_conformsToProtocol(const Metadata *type,
+//     const void *protocol);  // C, include/swift/Runtime/Casting.h
+extern const void *swift_conformsToProtocol(const void *, const void *);
+
+// MetadataResponse swift_checkMetadataState(MetadataRequest request, const Metadata *type);
+// SWIFT_CC(swift), include/swift/Runtime/Metadata.h
+CMD_SWIFT_CC extern CMDMetadataResponse swift_checkMetadataState(size_t, const void *);
+
+// MetadataResponse swift_getGenericMetadata(MetadataRequest request,
+//     const void * const *arguments, const TypeContextDescriptor *description);
+// SWIFT_CC(swift), include/swift/Runtime/Metadata.h
+CMD_SWIFT_CC extern CMDMetadataResponse swift_getGenericMetadata(size_t, const void *const *, const void *);
+
+// MetadataResponse swift_getTupleTypeMetadata(MetadataRequest request, TupleTypeFlags flags,
+//     const Metadata * const *elements, const char *labels, const ValueWitnessTable *proposedWitnesses);
+// SWIFT_CC(swift), include/swift/Runtime/Metadata.h
+CMD_SWIFT_CC extern CMDMetadataResponse swift_getTupleTypeMetadata(
+    size_t, size_t, const void *const *, const char *, const void *);
+
+// const ExistentialTypeMetadata *swift_getExistentialTypeMetadata(
+//     ProtocolClassConstraint classConstraint, const Metadata *superclassConstraint,
+//     size_t numProtocols, const ProtocolDescriptorRef *protocols);
+// C, include/swift/Runtime/Metadata.h. Sorts `protocols` in place.
+extern const void *swift_getExistentialTypeMetadata(bool, const void *, size_t, const void **);
+
+// const MetatypeMetadata *swift_getMetatypeMetadata(const Metadata *instanceType);
+// C, include/swift/Runtime/Metadata.h
+extern const void *swift_getMetatypeMetadata(const void *);
+
+// const ExistentialMetatypeMetadata *swift_getExistentialMetatypeMetadata(const Metadata *instanceType);
+// C, include/swift/Runtime/Metadata.h
+extern const void *swift_getExistentialMetatypeMetadata(const void *);
+
+// MetadataResponse swift_getAssociatedTypeWitness(MetadataRequest request, WitnessTable *wtable,
+//     const Metadata *conformingType, const ProtocolRequirement *reqBase,
+//     const ProtocolRequirement *assocType);  // SWIFT_CC(swift), include/swift/Runtime/Metadata.h
+CMD_SWIFT_CC extern CMDMetadataResponse swift_getAssociatedTypeWitness(
+    size_t, const void *, const void *, const void *, const void *);
+
+// BoxPair swift_allocBox(Metadata const *type);  // SWIFT_CC(swift), include/swift/Runtime/HeapObject.h
+CMD_SWIFT_CC extern CMDBoxPair swift_allocBox(const void *);
+
+// void swift_release(HeapObject *object);  // C, include/swift/Runtime/HeapObject.h
+extern void swift_release(void *);
+
+const void *cmd_getTypeByMangledNameInContext(
+    const char *name,
+    size_t length,
+    const void *context,
+    const void *const *genericArguments) {
+    return swift_getTypeByMangledNameInContext(name, length, context, genericArguments);
+}
+
+const char *cmd_getTypeName(const void *metadata, bool qualified, size_t *length) {
+    CMDTypeNamePair pair = swift_getTypeName(metadata, qualified);
+    *length = pair.length;
+    return pair.data;
+}
+
+const char *cmd_getMangledTypeName(const void *metadata, size_t *length) {
+    CMDTypeNamePair pair = swift_getMangledTypeName(metadata);
+    *length = pair.length;
+    return pair.data;
+}
+
+const void *cmd_conformsToProtocol(const void *metadata, const void *protocol) {
+    return swift_conformsToProtocol(metadata, protocol);
+}
+
+CMDMetadataResponse cmd_checkMetadataState(size_t request, const void *metadata) {
+    return swift_checkMetadataState(request, metadata);
+}
+
+CMDMetadataResponse cmd_getGenericMetadata(size_t request, const void *const *arguments, const void *descriptor) {
+    return swift_getGenericMetadata(request, arguments, descriptor);
+}
+
+const void *cmd_getTupleTypeMetadata(size_t count, const void *const *elements, const char *labels) {
+    // TupleTypeFlags: the element count in the low 16 bits, NonConstantLabels (0x10000)
+    // so that the runtime copies the labels instead of keeping the caller's pointer.
+    size_t flags = (count & 0xFFFF) | (labels ? 0x10000 : 0);
+    CMDMetadataResponse response = swift_getTupleTypeMetadata(0, flags, elements, labels, NULL);
+    return response.state == 0 ? response.value : NULL;
+}
+
+const void *cmd_getExistentialTypeMetadata(
+    bool classBound,
+    const void *superclass,
+    size_t count,
+    const void *const *protocols) {
+    // The runtime sorts the array in place; hand it a scratch copy.
+    const void *scratch[count > 0 ? count : 1];
+    for (size_t i = 0; i < count; i++) {
+        scratch[i] = protocols[i];
+    }
+    // ProtocolClassConstraint: Class = 0, Any = 1.
+    return swift_getExistentialTypeMetadata(!classBound, superclass, count, scratch);
+}
+
+const void *cmd_getMetatypeMetadata(const void *instance) {
+    return swift_getMetatypeMetadata(instance);
+}
+
+const void *cmd_getExistentialMetatypeMetadata(const void *instance) {
+    return swift_getExistentialMetatypeMetadata(instance);
+}
+
+const void *cmd_getAssociatedTypeWitness(
+    const void *witnessTable,
+    const void *conformingType,
+    const void *requirementsBase,
+    const void *associatedType) {
+    CMDMetadataResponse response =
+        swift_getAssociatedTypeWitness(0, witnessTable, conformingType, requirementsBase, associatedType);
+    return response.value;
+}
+
+void *cmd_allocBox(const void *metadata, void **buffer) {
+    CMDBoxPair pair = swift_allocBox(metadata);
+    *buffer = pair.buffer;
+    return pair.object;
+}
+
+void cmd_release(void *object) {
+    if (object) {
+        swift_release(object);
+    }
+}
+
+// Access functions: MetadataResponse (MetadataRequest, const Metadata *...), swiftcall,
+// with the key arguments passed directly up to three and as one array beyond
+// (swiftlang/swift include/swift/ABI/Metadata.h, TargetTypeContextDescriptor, and
+// lib/IRGen/GenMeta.cpp, NumDirectGenericTypeMetadataAccessFunctionArgs = 3).
+typedef CMD_SWIFT_CC CMDMetadataResponse (*CMDAccess0)(size_t);
+typedef CMD_SWIFT_CC CMDMetadataResponse (*CMDAccess1)(size_t, const void *);
+typedef CMD_SWIFT_CC CMDMetadataResponse (*CMDAccess2)(size_t, const void *, const void *);
+typedef CMD_SWIFT_CC CMDMetadataResponse (*CMDAccess3)(size_t, const void *, const void *, const void *);
+typedef CMD_SWIFT_CC CMDMetadataResponse (*CMDAccessN)(size_t, const void *const *);
+
+CMDMetadataResponse cmd_callMetadataAccessFunction(
+    const void *function,
+    size_t request,
+    size_t count,
+    const void *const *arguments) {
+    switch (count) {
+    case 0:
+        return ((CMDAccess0)function)(request);
+    case 1:
+        return ((CMDAccess1)function)(request, arguments[0]);
+    case 2:
+        return ((CMDAccess2)function)(request, arguments[0], arguments[1]);
+    case 3:
+        return ((CMDAccess3)function)(request, arguments[0], arguments[1], arguments[2]);
+    default:
+        return ((CMDAccessN)function)(request, arguments);
+    }
+}
+
+// Value witnesses, swiftlang/swift include/swift/ABI/ValueWitness.def; all swiftcall.
+typedef CMD_SWIFT_CC void *(*CMDCopyWitness)(void *, void *, const void *);
+typedef CMD_SWIFT_CC void (*CMDDestroyWitness)(void *, const void *);
+typedef CMD_SWIFT_CC unsigned (*CMDGetEnumTagWitness)(const void *, const void *);
+typedef CMD_SWIFT_CC void (*CMDProjectWitness)(void *, const void *);
+typedef CMD_SWIFT_CC void (*CMDInjectWitness)(void *, unsigned, const void *);
+
+void cmd_callCopyWitness(const void *witness, void *destination, void *source, const void *metadata) {
+    ((CMDCopyWitness)witness)(destination, source, metadata);
+}
+
+void cmd_callDestroyWitness(const void *witness, void *value, const void *metadata) {
+    ((CMDDestroyWitness)witness)(value, metadata);
+}
+
+unsigned cmd_callGetEnumTagWitness(const void *witness, const void *value, const void *metadata) {
+    return ((CMDGetEnumTagWitness)witness)(value, metadata);
+}
+
+void cmd_callDestructiveProjectEnumDataWitness(const void *witness, void *value, const void *metadata) {
+    ((CMDProjectWitness)witness)(value, metadata);
+}
+
+void cmd_callDestructiveInjectEnumTagWitness(const void *witness, void *value, unsigned tag, const void *metadata) {
+    ((CMDInjectWitness)witness)(value, tag, metadata);
+}

@@ -1,0 +1,61 @@
+// CMDMetadataSections.h
+//
+// Enumeration of the loaded images that carry Swift metadata, and of their metadata
+// sections.
+
+#ifndef CMD_METADATA_SECTIONS_H
+#define CMD_METADATA_SECTIONS_H
+
+#include "CMDDefines.h"
+
+CMD_ASSUME_NONNULL_BEGIN
+
+/// A range of bytes in a loaded image.
+///
+/// Mirrors `swift::MetadataSectionRange` in swiftlang/swift
+/// `stdlib/public/SwiftShims/swift/shims/MetadataSections.h`.
+typedef struct CMDSectionRange {
+    /// The first byte, or 0 when the image has no such section.
+    uintptr_t start;
+    /// The length in bytes.
+    size_t length;
+} CMDSectionRange;
+
+/// One loaded image with Swift metadata and the sections a reflection library reads.
+typedef struct CMDImage {
+    /// An address inside the image (its load base on ELF, its Mach-O header on Apple platforms).
+    const void *_Nullable baseAddress;
+    /// The image's path as the dynamic loader reports it, or `NULL`; owned by the loader.
+    const char *_Nullable path;
+    /// `swift5_protocols`: relative indirectable pointers to protocol descriptors.
+    CMDSectionRange protocols;
+    /// `swift5_protocol_conformances`: relative pointers to conformance descriptors.
+    CMDSectionRange protocolConformances;
+    /// `swift5_type_metadata`: type metadata records (relative pointers to type descriptors).
+    CMDSectionRange typeMetadata;
+    /// `swift5_fieldmd`: field descriptors, packed one after another.
+    CMDSectionRange fieldMetadata;
+    /// `swift5_typeref`: mangled type names.
+    CMDSectionRange typeReferences;
+    /// `swift5_reflstr`: field names.
+    CMDSectionRange reflectionStrings;
+} CMDImage;
+
+/// Copies the loaded Swift images, in the runtime's registration order, into a buffer.
+///
+/// On ELF this asks the runtime through `swift_enumerateAllMetadataSections`
+/// (swiftlang/swift `stdlib/public/runtime/ImageInspectionCommon.cpp`) and reads each
+/// `MetadataSections` only after checking its `version`. On Apple platforms it asks dyld.
+/// - Parameters:
+///   - buffer: Receives up to `capacity` images; may be `NULL` when `capacity` is 0.
+///   - capacity: The number of images the buffer holds.
+/// - Returns: The number of images loaded, which may exceed `capacity`.
+CMD_EXTERN size_t cmd_copyImages(CMDImage *_Nullable buffer, size_t capacity);
+
+/// Returns the number of loaded images that carry Swift metadata, cheaply.
+/// - Returns: The count the runtime reports.
+CMD_EXTERN size_t cmd_imageCount(void);
+
+CMD_ASSUME_NONNULL_END
+
+#endif  // CMD_METADATA_SECTIONS_H

@@ -1,0 +1,247 @@
+// CMDRuntime.h
+//
+// Wrappers over the Swift runtime's exported entry points and trampolines for the
+// Swift-calling-convention function pointers stored in metadata.
+//
+// The runtime functions themselves are declared under their real names only in
+// Runtime.c. A header that Swift imports must not declare them: IRGen declares some of
+// the same symbols with its own LLVM types, and the two declarations collide and crash
+// the 6.3.1 compiler (ABI reference, section 12.1).
+
+#ifndef CMD_RUNTIME_H
+#define CMD_RUNTIME_H
+
+#include "CMDDefines.h"
+
+CMD_ASSUME_NONNULL_BEGIN
+
+/// The runtime's `MetadataResponse`: a metadata pointer and the state it is in.
+///
+/// Mirrors `swift::MetadataResponse` in swiftlang/swift `include/swift/Runtime/Metadata.h`.
+typedef struct CMDMetadataResponse {
+    /// The metadata, or `NULL`.
+    const void *_Nullable value;
+    /// The `MetadataState` reached: 0 is complete.
+    size_t state;
+} CMDMetadataResponse;
+
+/// Resolves a mangled type name, which may contain symbolic references, to metadata.
+///
+/// Wraps `swift_getTypeByMangledNameInContext` (swiftcall), declared in
+/// swiftlang/swift `stdlib/public/runtime/MetadataLookup.cpp`.
+/// - Parameters:
+///   - name: The mangled name; not NUL-terminated, it may contain zero bytes.
+///   - length: The exact length of the name in bytes.
+///   - context: The context descriptor the name is mangled in, or `NULL`.
+///   - genericArguments: The generic arguments of that context, or `NULL`.
+/// - Returns: The metadata, or `NULL` when the name does not resolve.
+CMD_EXTERN const void *_Nullable cmd_getTypeByMangledNameInContext(
+    const char *name,
+    size_t length,
+    const void *_Nullable context,
+    const void *const _Nullable *_Nullable genericArguments);
+
+/// Returns the name of a type as `String(reflecting:)` prints it.
+///
+/// Wraps `swift_getTypeName` (swiftcall), declared in swiftlang/swift
+/// `include/swift/Runtime/HeapObject.h`. The runtime caches the string forever.
+/// - Parameters:
+///   - metadata: The type's metadata.
+///   - qualified: Whether to qualify names with their module.
+///   - length: Receives the length in bytes.
+/// - Returns: A pointer to UTF-8 bytes owned by the runtime.
+CMD_EXTERN const char *cmd_getTypeName(const void *metadata, bool qualified, size_t *length);
+
+/// Returns the mangled name of a type, without the `$s` prefix.
+///
+/// Wraps `swift_getMangledTypeName` (swiftcall), defined in swiftlang/swift
+/// `stdlib/public/runtime/Casting.cpp`.
+/// - Parameters:
+///   - metadata: The type's metadata.
+///   - length: Receives the length in bytes.
+/// - Returns: A pointer to the bytes owned by the runtime, or `NULL`.
+CMD_EXTERN const char *_Nullable cmd_getMangledTypeName(const void *metadata, size_t *length);
+
+/// Finds the witness table by which a type conforms to a Swift protocol.
+///
+/// Wraps `swift_conformsToProtocol` (C convention), declared in swiftlang/swift
+/// `include/swift/Runtime/Casting.h`.
+/// - Parameters:
+///   - metadata: The type's metadata.
+///   - protocol: The protocol descriptor.
+/// - Returns: The witness table, or `NULL` when the type does not conform.
+CMD_EXTERN const void *_Nullable cmd_conformsToProtocol(const void *metadata, const void *protocol);
+
+/// Asks the runtime which state a metadata record has reached, blocking until complete.
+///
+/// Wraps `swift_checkMetadataState` (swiftcall), declared in swiftlang/swift
+/// `include/swift/Runtime/Metadata.h`.
+/// - Parameters:
+///   - request: A `MetadataRequest`; 0 blocks until the metadata is complete.
+///   - metadata: The metadata.
+/// - Returns: The runtime's response.
+CMD_EXTERN CMDMetadataResponse cmd_checkMetadataState(size_t request, const void *metadata);
+
+/// Instantiates the metadata of a generic type from its key arguments.
+///
+/// Wraps `swift_getGenericMetadata` (swiftcall), declared in swiftlang/swift
+/// `include/swift/Runtime/Metadata.h`.
+/// - Parameters:
+///   - request: A `MetadataRequest`; 0 blocks until the metadata is complete.
+///   - arguments: The key arguments in metadata order (pack shapes, parameters, witness tables).
+///   - descriptor: The generic type's context descriptor.
+/// - Returns: The runtime's response.
+CMD_EXTERN CMDMetadataResponse cmd_getGenericMetadata(
+    size_t request,
+    const void *_Nullable const *_Nonnull arguments,
+    const void *descriptor);
+
+/// Returns the metadata of a tuple type.
+///
+/// Wraps `swift_getTupleTypeMetadata` (swiftcall), declared in swiftlang/swift
+/// `include/swift/Runtime/Metadata.h`.
+/// - Parameters:
+///   - count: The number of elements.
+///   - elements: The element metadata.
+///   - labels: Space-terminated labels ("a  c "), or `NULL`; copied by the runtime.
+/// - Returns: The tuple metadata, or `NULL` if the runtime returned an incomplete one.
+CMD_EXTERN const void *_Nullable cmd_getTupleTypeMetadata(
+    size_t count,
+    const void *_Nullable const *_Nonnull elements,
+    const char *_Nullable labels);
+
+/// Returns the metadata of an existential type.
+///
+/// Wraps `swift_getExistentialTypeMetadata` (C convention), declared in swiftlang/swift
+/// `include/swift/Runtime/Metadata.h`. The protocols are copied before the runtime sorts them.
+/// - Parameters:
+///   - classBound: Whether the existential is class-constrained.
+///   - superclass: The superclass constraint, or `NULL`.
+///   - count: The number of protocols.
+///   - protocols: The protocol descriptors.
+/// - Returns: The existential metadata.
+CMD_EXTERN const void *cmd_getExistentialTypeMetadata(
+    bool classBound,
+    const void *_Nullable superclass,
+    size_t count,
+    const void *const _Nullable *_Nullable protocols);
+
+/// Returns the metadata of `T.Type` for the metadata of `T`.
+///
+/// Wraps `swift_getMetatypeMetadata` (C convention), declared in swiftlang/swift
+/// `include/swift/Runtime/Metadata.h`.
+/// - Parameter instance: The metadata of `T`.
+/// - Returns: The metatype's metadata.
+CMD_EXTERN const void *cmd_getMetatypeMetadata(const void *instance);
+
+/// Returns the metadata of an existential metatype `any P.Type` for the metadata of `any P`.
+///
+/// Wraps `swift_getExistentialMetatypeMetadata` (C convention), declared in swiftlang/swift
+/// `include/swift/Runtime/Metadata.h`.
+/// - Parameter instance: The existential's metadata.
+/// - Returns: The existential metatype's metadata.
+CMD_EXTERN const void *cmd_getExistentialMetatypeMetadata(const void *instance);
+
+/// Resolves the metadata of an associated type from a witness table.
+///
+/// Wraps `swift_getAssociatedTypeWitness` (swiftcall), declared in swiftlang/swift
+/// `include/swift/Runtime/Metadata.h`.
+/// - Parameters:
+///   - witnessTable: The conformance's witness table.
+///   - conformingType: The conforming type's metadata.
+///   - requirementsBase: The protocol's requirement base (one requirement before the first).
+///   - associatedType: The associated-type requirement.
+/// - Returns: The associated type's metadata, or `NULL`.
+CMD_EXTERN const void *_Nullable cmd_getAssociatedTypeWitness(
+    const void *witnessTable,
+    const void *conformingType,
+    const void *requirementsBase,
+    const void *associatedType);
+
+/// Allocates a heap box for a value of the given type, as indirect enum payloads use.
+///
+/// Wraps `swift_allocBox` (swiftcall), declared in swiftlang/swift
+/// `include/swift/Runtime/HeapObject.h`.
+/// - Parameters:
+///   - metadata: The type of the boxed value.
+///   - buffer: Receives the address of the uninitialized value inside the box.
+/// - Returns: The box, retained once.
+CMD_EXTERN void *cmd_allocBox(const void *metadata, void *_Nullable *_Nonnull buffer);
+
+/// Releases a heap object once.
+///
+/// Wraps `swift_release` (C convention), declared in swiftlang/swift
+/// `include/swift/Runtime/HeapObject.h`.
+/// - Parameter object: The object.
+CMD_EXTERN void cmd_release(void *_Nullable object);
+
+/// Calls a type's metadata access function with up to three key arguments.
+///
+/// Access functions are swiftcall functions stored as relative pointers in type
+/// descriptors (`TargetTypeContextDescriptor::AccessFunctionPtr`, swiftlang/swift
+/// `include/swift/ABI/Metadata.h`). With more than three key arguments they take a
+/// single array, passed here as `arguments` with `count` above 3.
+/// - Parameters:
+///   - function: The access function.
+///   - request: A `MetadataRequest`; 0 blocks until the metadata is complete.
+///   - count: The number of key arguments.
+///   - arguments: The key arguments.
+/// - Returns: The runtime's response.
+CMD_EXTERN CMDMetadataResponse cmd_callMetadataAccessFunction(
+    const void *function,
+    size_t request,
+    size_t count,
+    const void *const _Nullable *_Nullable arguments);
+
+/// Calls a value witness of the shape `OpaqueValue *(OpaqueValue *, OpaqueValue *, const Metadata *)`:
+/// `initializeWithCopy`, `assignWithCopy`, `initializeWithTake` or `assignWithTake`.
+///
+/// The witnesses are swiftcall (swiftlang/swift `include/swift/ABI/ValueWitness.def`).
+/// - Parameters:
+///   - witness: The witness function.
+///   - destination: The destination value.
+///   - source: The source value.
+///   - metadata: The type's metadata.
+CMD_EXTERN void cmd_callCopyWitness(
+    const void *witness,
+    void *destination,
+    void *source,
+    const void *metadata);
+
+/// Calls a type's `destroy` value witness.
+/// - Parameters:
+///   - witness: The witness function.
+///   - value: The value to destroy.
+///   - metadata: The type's metadata.
+CMD_EXTERN void cmd_callDestroyWitness(const void *witness, void *value, const void *metadata);
+
+/// Calls an enum's `getEnumTag` value witness.
+/// - Parameters:
+///   - witness: The witness function.
+///   - value: The enum value.
+///   - metadata: The enum's metadata.
+/// - Returns: The case index in the runtime's tag order.
+CMD_EXTERN unsigned cmd_callGetEnumTagWitness(const void *witness, const void *value, const void *metadata);
+
+/// Calls an enum's `destructiveProjectEnumData` value witness.
+/// - Parameters:
+///   - witness: The witness function.
+///   - value: The enum value, left holding the bare payload.
+///   - metadata: The enum's metadata.
+CMD_EXTERN void cmd_callDestructiveProjectEnumDataWitness(const void *witness, void *value, const void *metadata);
+
+/// Calls an enum's `destructiveInjectEnumTag` value witness.
+/// - Parameters:
+///   - witness: The witness function.
+///   - value: The bare payload, made into an enum value of the given case.
+///   - tag: The case index in the runtime's tag order.
+///   - metadata: The enum's metadata.
+CMD_EXTERN void cmd_callDestructiveInjectEnumTagWitness(
+    const void *witness,
+    void *value,
+    unsigned tag,
+    const void *metadata);
+
+CMD_ASSUME_NONNULL_END
+
+#endif  // CMD_RUNTIME_H

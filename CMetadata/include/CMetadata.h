@@ -1,0 +1,13 @@
+// CMetadata.h
+//
+// Umbrella header of the CMetadata module. SwiftPM derives the module map from this
+// header's name.
+
+#ifndef CMETADATA_H
+#define CMETADATA_H
+
+#include "CMDDefines.h"
+#include "CMDMetadataSections.h"
+#include "CMDRuntime.h"
+
+#endif  // CMETADATA_H

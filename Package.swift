@@ -1,0 +1,43 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings every Swift target of this package builds with.
+let strictSettings: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "RuntimeMetadata",
+    products: [
+        .library(name: "RuntimeMetadata", targets: ["RuntimeMetadata"])
+    ],
+    targets: [
+        .target(
+            name: "CMetadata",
+            path: "CMetadata"
+        ),
+        .target(
+            name: "RuntimeMetadata",
+            dependencies: ["CMetadata"],
+            swiftSettings: strictSettings + [.strictMemorySafety()]
+        ),
+        .target(
+            name: "Fixtures",
+            path: "Tests/Fixtures",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "FixturesWithoutReflection",
+            path: "Tests/FixturesWithoutReflection",
+            swiftSettings: strictSettings + [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]
+        ),
+        .testTarget(
+            name: "RuntimeMetadataTests",
+            dependencies: ["RuntimeMetadata", "Fixtures", "FixturesWithoutReflection"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,41 @@
+// MetadataLayout.swift
+//
+// Mirrors swift::TargetMetadata and its header (TargetTypeMetadataHeader,
+// TargetHeapMetadataHeader) from swiftlang/swift include/swift/ABI/Metadata.h, checked
+// against Swift 6.3.1 on Linux x86_64. A metadata pointer addresses the kind word; the value
+// witness table pointer sits one word before it for every type, class or not.
+
+/// A view of any type metadata record.
+@unsafe
+struct MetadataLayout: Sendable {
+    /// The C++ fields at and after the address point.
+    struct Fields {
+        /// `Kind`, or an isa pointer for Objective-C-compatible classes.
+        var kind: UInt
+    }
+
+    /// The address point of the metadata.
+    nonisolated(unsafe) let address: UnsafeRawPointer
+
+    /// Creates a view of the metadata at an address point.
+    /// - Parameter address: The address point.
+    init(_ address: UnsafeRawPointer) {
+        unsafe self.address = address
+    }
+
+    /// The kind word.
+    var kind: MetadataKind {
+        unsafe MetadataKind(rawValue: address.read(at: MemoryLayout<Fields>.offset(of: \.kind)!))
+    }
+
+    /// The value witness table (`TargetTypeMetadataHeader::ValueWitnesses`, one word before the address point).
+    var valueWitnesses: ValueWitnessTableLayout? {
+        guard let table = unsafe address.pointer(at: -MemoryLayout<UInt>.size) else { return nil }
+        return unsafe ValueWitnessTableLayout(table)
+    }
+
+    /// The `Description` word that struct, enum and optional metadata store after the kind.
+    var valueTypeDescriptor: UnsafeRawPointer? {
+        unsafe address.pointer(at: MemoryLayout<UInt>.size)
+    }
+}

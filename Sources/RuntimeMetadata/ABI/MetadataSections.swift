@@ -1,0 +1,121 @@
+// MetadataSections.swift
+//
+// The Swift face of CMetadata's image and section walk (CMetadata/MetadataSections.c on ELF,
+// MetadataSectionsMachO.c on Apple platforms), and the records those sections hold:
+// `TargetTypeMetadataRecord` (swift5_type_metadata) and `TargetProtocolRecord`
+// (swift5_protocols), both 32-bit relative pointers per swiftlang/swift
+// include/swift/ABI/Metadata.h.
+
+internal import CMetadata
+
+/// A loaded image's Swift sections.
+@unsafe
+struct ImageSections: Sendable {
+    /// The image's path, when the loader knows it.
+    let path: String
+    /// An address inside the image.
+    nonisolated(unsafe) let baseAddress: UnsafeRawPointer?
+    /// `swift5_type_metadata`.
+    nonisolated(unsafe) let typeMetadata: UnsafeRawBufferPointer
+    /// `swift5_protocols`.
+    nonisolated(unsafe) let protocols: UnsafeRawBufferPointer
+    /// `swift5_protocol_conformances`.
+    nonisolated(unsafe) let protocolConformances: UnsafeRawBufferPointer
+    /// `swift5_fieldmd`.
+    nonisolated(unsafe) let fieldMetadata: UnsafeRawBufferPointer
+
+    /// Lists the loaded images with Swift metadata.
+    static var all: [ImageSections] {
+        var capacity = 64
+        while true {
+            var buffer = unsafe Array(repeating: CMDImage(), count: capacity)
+            let count = unsafe buffer.withUnsafeMutableBufferPointer { unsafe cmd_copyImages($0.baseAddress, capacity) }
+            if count > capacity {
+                capacity = count + 8
+                continue
+            }
+            return unsafe buffer.prefix(count).map { unsafe ImageSections($0) }
+        }
+    }
+
+    private init(_ image: CMDImage) {
+        func range(_ section: CMDSectionRange) -> UnsafeRawBufferPointer {
+            unsafe UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: section.start), count: section.length)
+        }
+        unsafe self.path = unsafe image.path.map { unsafe String(cString: $0) } ?? ""
+        unsafe self.baseAddress = image.baseAddress
+        unsafe self.typeMetadata = range(image.typeMetadata)
+        unsafe self.protocols = range(image.protocols)
+        unsafe self.protocolConformances = range(image.protocolConformances)
+        unsafe self.fieldMetadata = range(image.fieldMetadata)
+    }
+
+    /// The type context descriptors of `swift5_type_metadata` (`TargetTypeMetadataRecord`).
+    ///
+    /// Each record is a relative pointer whose low two bits are a `TypeReferenceKind`:
+    /// 0 direct, 1 indirect. Other kinds name Objective-C classes and are skipped.
+    var typeDescriptors: [UnsafeRawPointer] {
+        guard let base = unsafe typeMetadata.baseAddress else { return unsafe [] }
+        let count = unsafe typeMetadata.count / 4
+        return unsafe (0..<count).compactMap { index -> UnsafeRawPointer? in
+            let field = unsafe base + index * 4
+            let relative: Int32 = unsafe field.read()
+            let kind = relative & 0x3
+            let target = unsafe field + Int(relative & ~0x3)
+            switch kind {
+            case 0: return unsafe target
+            case 1: return unsafe target.pointer(at: 0)
+            default: return nil
+            }
+        }
+    }
+
+    /// The protocol descriptors of `swift5_protocols` (`TargetProtocolRecord`: a relative
+    /// indirectable pointer whose bit 1 is reserved).
+    var protocolDescriptors: [UnsafeRawPointer] {
+        guard let base = unsafe protocols.baseAddress else { return unsafe [] }
+        let count = unsafe protocols.count / 4
+        return unsafe (0..<count).compactMap { index -> UnsafeRawPointer? in
+            let field = unsafe base + index * 4
+            let relative: Int32 = unsafe field.read()
+            guard relative != 0 else { return nil }
+            let target = unsafe field + Int(relative & ~0x3)
+            return relative & 1 == 0 ? unsafe target : unsafe target.pointer(at: 0)
+        }
+    }
+
+    /// The field descriptors of `swift5_fieldmd`, walked one after another.
+    var fieldDescriptors: [FieldDescriptorLayout] {
+        guard let base = unsafe fieldMetadata.baseAddress else { return unsafe [] }
+        var result: [FieldDescriptorLayout] = unsafe []
+        var offset = 0
+        let headerSize = MemoryLayout<FieldDescriptorLayout.Fields>.size
+        while unsafe offset + headerSize <= fieldMetadata.count {
+            let descriptor = unsafe FieldDescriptorLayout(base + offset)
+            let size = unsafe descriptor.totalSize
+            guard size >= headerSize, unsafe offset + size <= fieldMetadata.count else { break }
+            unsafe result.append(descriptor)
+            offset += size
+        }
+        return unsafe result
+    }
+}
+
+/// The safe face of the loaded images for the public layer: counts and descriptor handles.
+enum LoadedImages {
+    /// The number of loaded images with Swift metadata.
+    static var count: Int { cmd_imageCount() }
+
+    /// The nominal type descriptors of every loaded image, in image order.
+    static var typeDescriptors: [DescriptorReference] {
+        unsafe ImageSections.all.flatMap { unsafe $0.typeDescriptors.map(DescriptorReference.init) }
+    }
+
+    /// The protocol descriptors of every loaded image, in image order.
+    static var protocolDescriptors: [ProtocolReference] {
+        unsafe ImageSections.all.flatMap { unsafe $0.protocolDescriptors.map(ProtocolReference.init) }
+    }
+
+    /// The paths of the loaded images, in image order.
+    static var paths: [String] { unsafe ImageSections.all.map { unsafe $0.path } }
+}

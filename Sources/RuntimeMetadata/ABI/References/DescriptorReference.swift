@@ -1,0 +1,263 @@
+// DescriptorReference.swift
+//
+// The safe edge of the ABI layer for context descriptors: a hashable handle whose members
+// read ContextDescriptorLayout, TypeContextDescriptorLayout and the kind-specific layouts
+// and return safe values. Descriptors live in the read-only data of loaded images, which are
+// never unloaded (the runtime does not support unloading Swift images).
+
+/// A handle to a context descriptor.
+@safe
+struct DescriptorReference: Hashable, Sendable {
+    /// The descriptor's address.
+    nonisolated(unsafe) let address: UnsafeRawPointer
+
+    /// Wraps a descriptor address.
+    /// - Parameter address: The descriptor.
+    init(_ address: UnsafeRawPointer) {
+        unsafe self.address = address
+    }
+
+    /// A stable integer identity.
+    var identity: UInt { UInt(bitPattern: unsafe address) }
+
+    private var context: ContextDescriptorLayout { unsafe ContextDescriptorLayout(address) }
+
+    /// The raw flag word.
+    var rawFlags: UInt32 { unsafe context.flags.rawValue }
+
+    /// The raw `ContextDescriptorKind`.
+    var rawKind: UInt8 { unsafe context.flags.rawKind }
+
+    /// Whether the context is generic.
+    var isGeneric: Bool { unsafe context.flags.isGeneric }
+
+    /// Whether the descriptor is unique.
+    var isUnique: Bool { unsafe context.flags.isUnique }
+
+    /// The kind-specific flags.
+    var kindSpecificFlags: UInt16 { unsafe context.flags.kindSpecificFlags }
+
+    /// The parent context.
+    var parent: DescriptorReference? { unsafe context.parent.map(DescriptorReference.init) }
+
+    /// Whether this is a struct, enum or class descriptor.
+    var isType: Bool { (16...31).contains(rawKind) }
+
+    /// The context's own name: a type's or protocol's name, a module's name, or a description
+    /// of an extension or anonymous context.
+    var name: String {
+        switch unsafe context.flags.kind {
+        case .module: return unsafe context.moduleName ?? ""
+        case .protocol: return unsafe ProtocolDescriptorLayout(address).name
+        case .class, .struct, .enum: return unsafe TypeContextDescriptorLayout(address).name
+        case .extension:
+            guard let extended = unsafe context.extendedContext else { return "(extension)" }
+            return unsafe "(extension of \(MangledNameLayout(extended).printable))"
+        case .anonymous: return "(anonymous context)"
+        case .opaqueType: return "(opaque type)"
+        case nil: return "(unknown context)"
+        }
+    }
+
+    /// The name of the module that contains the context.
+    var moduleName: String { unsafe context.module?.moduleName ?? "" }
+
+    /// The mangled name an extension extends, when this is an extension context.
+    var extendedContextMangledName: String? {
+        unsafe context.extendedContext.map { unsafe MangledNameLayout($0).printable }
+    }
+
+    /// The type an extension extends, when it resolves without generic arguments.
+    var extendedType: MetadataReference? {
+        guard let name = unsafe context.extendedContext else { return nil }
+        let measured = unsafe MangledNameLayout(name)
+        return unsafe RuntimeEntryPoints.typeByMangledName(
+            measured.address,
+            length: measured.length,
+            context: address,
+            genericArguments: nil
+        ).map(MetadataReference.init)
+    }
+
+    /// Whether this is an extension context.
+    var isExtension: Bool { unsafe context.flags.kind == .extension }
+
+    /// Whether this is an anonymous context.
+    var isAnonymous: Bool { unsafe context.flags.kind == .anonymous }
+
+    /// Whether this is a module context.
+    var isModule: Bool { unsafe context.flags.kind == .module }
+
+    /// Whether this is a protocol context.
+    var isProtocol: Bool { unsafe context.flags.kind == .protocol }
+
+    /// The number of stored properties (structs, classes) or cases (enums) the descriptor declares.
+    var declaredFieldCount: Int {
+        switch unsafe context.flags.kind {
+        case .struct: return unsafe StructDescriptorLayout(address).fieldCount
+        case .class: return unsafe ClassDescriptorLayout(address).fieldCount
+        case .enum:
+            let layout = unsafe EnumDescriptorLayout(address)
+            return unsafe layout.payloadCaseCount + layout.emptyCaseCount
+        default: return 0
+        }
+    }
+
+    /// Whether the module kept this type's reflection metadata (its field descriptor).
+    var hasFieldDescriptor: Bool {
+        guard isType else { return false }
+        return unsafe TypeContextDescriptorLayout(address).fieldDescriptor != nil
+    }
+
+    /// The generic context of a type descriptor.
+    var genericContext: GenericContextDescriptorHeaderLayout? {
+        switch unsafe context.flags.kind {
+        case .struct: return unsafe StructDescriptorLayout(address).trailing.genericContext
+        case .enum: return unsafe EnumDescriptorLayout(address).trailing.genericContext
+        case .class: return unsafe ClassDescriptorLayout(address).genericContext
+        default: return nil
+        }
+    }
+
+    /// The `GenericParamDescriptor` bytes.
+    var genericParameters: [UInt8] { unsafe genericContext?.parameters ?? [] }
+
+    /// The number of key-argument words.
+    var genericKeyArgumentCount: Int { unsafe genericContext?.keyArgumentCount ?? 0 }
+
+    /// The generic value parameter types (0 is `Int`).
+    var genericValueTypes: [UInt32] { unsafe genericContext?.valueTypes ?? [] }
+
+    /// One generic requirement, in safe form.
+    struct RequirementValue: Hashable, Sendable {
+        /// `GenericRequirementKind`.
+        var kind: UInt8
+        /// The subject's mangled name, printable.
+        var subject: String
+        /// The protocol of a protocol requirement.
+        var protocolReference: ProtocolReference?
+        /// The mangled type of a same-type or base-class requirement, printable.
+        var type: String?
+        /// Whether the requirement contributes a key argument.
+        var hasKeyArgument: Bool
+        /// Whether the subject is a pack.
+        var isPackRequirement: Bool
+    }
+
+    /// The requirements of the generic signature.
+    var genericRequirements: [RequirementValue] {
+        guard let context = unsafe genericContext else { return [] }
+        return unsafe context.requirements.map { requirement in
+            unsafe RequirementValue(
+                kind: requirement.kind,
+                subject: requirement.param.map { unsafe MangledNameLayout($0).printable } ?? "",
+                protocolReference: requirement.protocolDescriptor.map(ProtocolReference.init),
+                type: requirement.type.map { unsafe MangledNameLayout($0).printable },
+                hasKeyArgument: requirement.flags & 0x80 != 0,
+                isPackRequirement: requirement.flags & 0x20 != 0
+            )
+        }
+    }
+
+    /// The `InvertibleProtocolSet` of a struct or enum that suppresses `Copyable` or `Escapable`.
+    var invertibleProtocols: UInt16? {
+        switch unsafe context.flags.kind {
+        case .struct: return unsafe StructDescriptorLayout(address).trailing.invertibleProtocols
+        case .enum: return unsafe EnumDescriptorLayout(address).trailing.invertibleProtocols
+        default: return nil
+        }
+    }
+
+    /// The conditional invertible-protocol set of the generic context (protocols regained under conditions).
+    var conditionalInvertibleProtocols: UInt16? { unsafe genericContext?.conditionalInvertibleProtocols }
+
+    /// The mangled superclass name of a class descriptor, printable.
+    var superclassMangledName: String? {
+        guard unsafe context.flags.kind == .class else { return nil }
+        return unsafe ClassDescriptorLayout(address).superclassType.map { unsafe MangledNameLayout($0).printable }
+    }
+
+    /// Calls the access function of a non-generic type for complete metadata.
+    var nonGenericMetadata: MetadataReference? {
+        guard isType, !isGeneric, let function = unsafe TypeContextDescriptorLayout(address).accessFunction else {
+            return nil
+        }
+        return unsafe RuntimeEntryPoints.callAccessFunction(function, arguments: []).map(MetadataReference.init)
+    }
+
+    /// Calls the access function of a generic type with its key arguments.
+    /// - Parameter arguments: The key arguments: pack shapes, parameters, witness tables.
+    /// - Returns: Complete metadata, or `nil`.
+    func metadata(keyArguments arguments: [UInt]) -> MetadataReference? {
+        guard isType, let function = unsafe TypeContextDescriptorLayout(address).accessFunction else { return nil }
+        return unsafe RuntimeEntryPoints.callAccessFunction(function, arguments: arguments).map(MetadataReference.init)
+    }
+}
+
+/// A handle to a protocol descriptor.
+@safe
+struct ProtocolReference: Hashable, Sendable {
+    /// The descriptor's address.
+    nonisolated(unsafe) let address: UnsafeRawPointer
+
+    /// Wraps a protocol descriptor address.
+    /// - Parameter address: The descriptor.
+    init(_ address: UnsafeRawPointer) {
+        unsafe self.address = address
+    }
+
+    private var layout: ProtocolDescriptorLayout { unsafe ProtocolDescriptorLayout(address) }
+
+    /// The context descriptor handle.
+    var descriptor: DescriptorReference { unsafe DescriptorReference(address) }
+
+    /// The protocol's qualified name, parents included (`Swift.Hashable`).
+    var qualifiedName: String { descriptor.qualifiedName }
+
+    /// Whether the protocol is class-bound.
+    var isClassBound: Bool { unsafe layout.isClassBound }
+
+    /// The names of the associated types.
+    var associatedTypeNames: [String] { unsafe layout.associatedTypeNames }
+
+    /// The number of witness-table requirements.
+    var requirementCount: Int { unsafe layout.requirementCount }
+
+    /// Whether `metadata` conforms, per `swift_conformsToProtocol`.
+    /// - Parameter metadata: The type.
+    /// - Returns: `true` when a witness table exists.
+    func isConformed(by metadata: MetadataReference) -> Bool {
+        unsafe RuntimeEntryPoints.conformsToProtocol(metadata.address, address) != nil
+    }
+}
+
+extension DescriptorReference {
+    /// The dotted name of the context with its parents, as `String(reflecting:)` spells nominal types.
+    var qualifiedName: String {
+        var parts: [String] = []
+        var current: DescriptorReference? = self
+        var depth = 0
+        while let context = current, depth < 64 {
+            parts.append(context.name)
+            current = context.parent
+            depth += 1
+        }
+        return parts.reversed().joined(separator: ".")
+    }
+}
+
+extension DescriptorReference {
+    /// Whether two handles address the same record.
+    static func == (lhs: DescriptorReference, rhs: DescriptorReference) -> Bool { unsafe lhs.address == rhs.address }
+
+    /// Hashes the address.
+    func hash(into hasher: inout Hasher) { hasher.combine(UInt(bitPattern: unsafe address)) }
+}
+
+extension ProtocolReference {
+    /// Whether two handles address the same record.
+    static func == (lhs: ProtocolReference, rhs: ProtocolReference) -> Bool { unsafe lhs.address == rhs.address }
+
+    /// Hashes the address.
+    func hash(into hasher: inout Hasher) { hasher.combine(UInt(bitPattern: unsafe address)) }
+}

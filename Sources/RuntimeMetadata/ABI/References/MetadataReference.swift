@@ -1,0 +1,429 @@
+// MetadataReference.swift
+//
+// The safe edge of the ABI layer for type metadata: a hashable handle to a metadata record
+// whose members read the layouts in ABI/Metadata and ABI/Descriptors and return only safe
+// values (integers, strings, other handles). The public layer holds these handles and never
+// sees the address inside. Metadata records are immutable once complete and live for the
+// life of the process, which is what makes holding the address sound.
+
+/// A handle to a complete type metadata record.
+@safe
+struct MetadataReference: Hashable, Sendable {
+    /// The metadata's address point.
+    nonisolated(unsafe) let address: UnsafeRawPointer
+
+    /// Wraps an address known to be complete metadata.
+    /// - Parameter address: The address point.
+    init(_ address: UnsafeRawPointer) {
+        unsafe self.address = address
+    }
+
+    /// The metadata of a copyable type.
+    /// - Parameter type: The type.
+    init(_ type: Any.Type) {
+        unsafe self.address = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    }
+
+    /// The metadata of any type, noncopyable ones included.
+    /// - Parameter type: The type.
+    init<T: ~Copyable>(noncopyable type: T.Type) {
+        unsafe self.address = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    }
+
+    /// Resolves a plain mangled name (no symbolic references) to complete metadata.
+    /// - Parameter mangledName: The name, without the `$s` prefix.
+    init?(mangledName: String) {
+        guard let address = unsafe RuntimeEntryPoints.typeByMangledName(mangledName) else { return nil }
+        unsafe self.init(address)
+    }
+
+    /// A stable integer identity for hashing and caching.
+    var identity: UInt { UInt(bitPattern: unsafe address) }
+
+    /// The layout view.
+    private var layout: MetadataLayout { unsafe MetadataLayout(address) }
+
+    /// The raw kind word, with class isa pointers reported as 0.
+    var rawKind: UInt {
+        let kind = unsafe layout.kind
+        return kind.isClass ? 0 : kind.rawValue
+    }
+
+    /// Whether the runtime reports the metadata as complete.
+    var isComplete: Bool { unsafe RuntimeEntryPoints.isComplete(address) }
+
+    /// The metatype value, for a copyable type.
+    ///
+    /// `Any.Type` cannot hold a noncopyable metatype (ABI reference §17), so callers check
+    /// copyability first.
+    var metatype: Any.Type { unsafe unsafeBitCast(address, to: Any.Type.self) }
+
+    /// The name as `String(reflecting:)` prints it.
+    var qualifiedName: String { unsafe RuntimeEntryPoints.typeName(address, qualified: true) }
+
+    /// The runtime's mangled name, without `$s`.
+    var mangledName: String? { unsafe RuntimeEntryPoints.mangledTypeName(address) }
+
+    // MARK: - Structural metadata from parts
+
+    /// The metadata of a tuple, from `swift_getTupleTypeMetadata`.
+    /// - Parameters:
+    ///   - elements: The element types.
+    ///   - labels: One label per element, empty for none.
+    /// - Returns: The tuple's metadata, or `nil`.
+    static func tuple(_ elements: [MetadataReference], labels: [String]) -> MetadataReference? {
+        unsafe RuntimeEntryPoints.tupleType(elements: elements.map { unsafe $0.address }, labels: labels)
+            .map(MetadataReference.init)
+    }
+
+    /// The metadata of `T.Type`.
+    /// - Parameter instance: `T`.
+    /// - Returns: The metatype's metadata.
+    static func metatype(of instance: MetadataReference) -> MetadataReference {
+        unsafe MetadataReference(RuntimeEntryPoints.metatype(of: instance.address))
+    }
+
+    /// The metadata of `any P.Type`.
+    /// - Parameter instance: `any P`.
+    /// - Returns: The existential metatype's metadata.
+    static func existentialMetatype(of instance: MetadataReference) -> MetadataReference {
+        unsafe MetadataReference(RuntimeEntryPoints.existentialMetatype(of: instance.address))
+    }
+
+    /// The metadata of an existential type.
+    /// - Parameters:
+    ///   - protocols: The protocols.
+    ///   - classBound: Whether the existential is class-constrained.
+    ///   - superclass: The superclass constraint.
+    /// - Returns: The existential's metadata.
+    static func existential(
+        protocols: [ProtocolReference],
+        classBound: Bool,
+        superclass: MetadataReference?
+    ) -> MetadataReference {
+        unsafe MetadataReference(
+            RuntimeEntryPoints.existentialType(
+                protocols: protocols.map { unsafe $0.address },
+                classBound: classBound,
+                superclass: superclass?.address
+            )
+        )
+    }
+
+    // MARK: - Value witnesses
+
+    /// The facts of the value witness table.
+    struct ValueWitnessSummary: Hashable, Sendable {
+        /// `size`.
+        var size: Int
+        /// `stride`.
+        var stride: Int
+        /// `flags`.
+        var flags: UInt32
+        /// `extraInhabitantCount`.
+        var extraInhabitantCount: Int
+    }
+
+    /// Reads the value witness table's size, stride, flags and extra inhabitants.
+    var valueWitnesses: ValueWitnessSummary {
+        guard let table = unsafe layout.valueWitnesses else {
+            return ValueWitnessSummary(size: 0, stride: 1, flags: 0, extraInhabitantCount: 0)
+        }
+        return unsafe ValueWitnessSummary(
+            size: table.size,
+            stride: table.stride,
+            flags: table.flags.rawValue,
+            extraInhabitantCount: Int(table.extraInhabitantCount)
+        )
+    }
+
+    // MARK: - Descriptors
+
+    /// The nominal type descriptor of struct, enum, optional and class metadata.
+    var typeDescriptor: DescriptorReference? {
+        let kind = unsafe layout.kind
+        if kind.isValueNominal {
+            return unsafe layout.valueTypeDescriptor.map(DescriptorReference.init)
+        }
+        if kind.isClass {
+            let classLayout = unsafe ClassMetadataLayout(address)
+            guard unsafe classLayout.isSwiftClass else { return nil }
+            return unsafe classLayout.description.map(DescriptorReference.init)
+        }
+        return nil
+    }
+
+    /// The word index of the generic arguments, for nominal types.
+    private var genericArgumentOffset: Int? {
+        guard let descriptor = typeDescriptor else { return nil }
+        if unsafe layout.kind.isClass {
+            return unsafe ClassDescriptorLayout(descriptor.address).genericArgumentOffset
+        }
+        return unsafe StructMetadataLayout.genericArgumentOffset
+    }
+
+    /// The address of the generic argument vector, as field type names expect it.
+    var genericArgumentVector: UnsafeRawPointer? {
+        guard let offset = genericArgumentOffset, typeDescriptor?.isGeneric == true else { return nil }
+        return unsafe address + offset * MemoryLayout<UInt>.size
+    }
+
+    /// One generic argument as the metadata stores it.
+    enum GenericArgumentValue: Hashable, Sendable {
+        /// A type parameter's metadata.
+        case type(MetadataReference)
+        /// A parameter pack's element metadata.
+        case pack([MetadataReference])
+        /// An integer value parameter.
+        case value(Int)
+    }
+
+    /// The generic arguments, one per key parameter of the descriptor, in declaration order.
+    var genericArguments: [GenericArgumentValue] {
+        guard let descriptor = typeDescriptor, let context = unsafe descriptor.genericContext,
+            let vector = unsafe genericArgumentVector
+        else { return [] }
+        let shapeCount = unsafe context.shapeClassCount
+        let packs = unsafe context.packShapes
+        var slot = shapeCount
+        var result: [GenericArgumentValue] = []
+        for parameter in unsafe context.parameters where parameter & 0x80 != 0 {
+            defer { slot += 1 }
+            let word: UInt = unsafe vector.read(at: slot * MemoryLayout<UInt>.size)
+            switch parameter & 0x3F {
+            case 1:
+                // MetadataPackPointer: bit 0 marks a heap-allocated pack; the length is the
+                // count of the pack's shape class, stored first in the key arguments.
+                let shape = packs.first { Int($0.index) == slot }.map { Int($0.shapeClass) } ?? 0
+                let length: UInt = unsafe vector.read(at: shape * MemoryLayout<UInt>.size)
+                guard let pack = unsafe UnsafeRawPointer(bitPattern: word & ~1) else {
+                    result.append(.pack([]))
+                    continue
+                }
+                let elements = (0..<Int(length)).compactMap {
+                    unsafe pack.pointer(at: $0 * 8).map(MetadataReference.init)
+                }
+                result.append(.pack(elements))
+            case 2:
+                result.append(.value(Int(bitPattern: word)))
+            default:
+                guard let metadata = unsafe UnsafeRawPointer(bitPattern: word) else { continue }
+                result.append(.type(unsafe MetadataReference(metadata)))
+            }
+        }
+        return result
+    }
+
+    /// Resolves a mangled name found in this type's descriptor (field, case or superclass types).
+    /// - Parameter name: The measured name.
+    /// - Returns: The metadata, or `nil` when the runtime cannot resolve it.
+    func resolve(_ name: MangledNameLayout) -> MetadataReference? {
+        let context = typeDescriptor
+        let resolved = unsafe RuntimeEntryPoints.typeByMangledName(
+            name.address,
+            length: name.length,
+            context: context?.address,
+            genericArguments: genericArgumentVector
+        )
+        return unsafe resolved.map(MetadataReference.init)
+    }
+
+    // MARK: - Classes
+
+    /// The superclass of class metadata.
+    var superclass: MetadataReference? {
+        guard unsafe layout.kind.isClass else { return nil }
+        return unsafe ClassMetadataLayout(address).superclass.map(MetadataReference.init)
+    }
+
+    /// `InstanceSize` and `InstanceAlignMask + 1` of Swift class metadata.
+    var classInstanceLayout: (size: Int, alignment: Int)? {
+        guard unsafe layout.kind.isClass else { return nil }
+        let classLayout = unsafe ClassMetadataLayout(address)
+        guard unsafe classLayout.isSwiftClass else { return nil }
+        return unsafe (classLayout.instanceSize, classLayout.instanceAlignMask + 1)
+    }
+
+    // MARK: - Stored fields and cases
+
+    /// One field record resolved against this metadata.
+    struct FieldRecordValue: Sendable {
+        /// The field or case name.
+        var name: String
+        /// The resolved type; `nil` when there is none (empty case) or it does not resolve.
+        var type: MetadataReference?
+        /// The mangled type name, printable.
+        var mangledTypeName: String?
+        /// Whether the record has a type name at all.
+        var hasType: Bool
+        /// Whether the type name is an accessor-function reference, as used for hidden noncopyable types.
+        var isHiddenType: Bool
+        /// `FieldRecordFlags`.
+        var flags: UInt32
+        /// The ownership suffix: "", "Xw", "Xo" or "Xu".
+        var ownershipSuffix: String
+    }
+
+    /// Why a field list cannot be read.
+    enum FieldReadFailure: Error, Sendable {
+        /// The type has fields, but its module carries no reflection metadata.
+        case noReflectionMetadata
+        /// The kind has no stored fields.
+        case notNominal
+    }
+
+    /// The field records of this nominal type's own descriptor, resolved against this metadata.
+    var fieldRecords: Result<[FieldRecordValue], FieldReadFailure> {
+        guard let descriptor = typeDescriptor else { return .failure(.notNominal) }
+        guard let fields = unsafe TypeContextDescriptorLayout(descriptor.address).fieldDescriptor else {
+            return descriptor.declaredFieldCount == 0 ? .success([]) : .failure(.noReflectionMetadata)
+        }
+        let records = unsafe fields.records.map { record -> FieldRecordValue in
+            guard let namePointer = unsafe record.mangledTypeName else {
+                return unsafe FieldRecordValue(
+                    name: record.name,
+                    type: nil,
+                    mangledTypeName: nil,
+                    hasType: false,
+                    isHiddenType: false,
+                    flags: record.flags,
+                    ownershipSuffix: ""
+                )
+            }
+            let name = unsafe MangledNameLayout(namePointer)
+            let trailing = unsafe name.trailingText
+            let suffix = ["Xw", "Xo", "Xu"].first { trailing.hasSuffix($0) } ?? ""
+            // 0x09: an accessor-function reference. 6.3 uses it for stored properties of
+            // noncopyable type, and the function returns `()` (ABI reference §2.4).
+            let hidden = unsafe name.leadingReferenceKind == 0x09
+            return unsafe FieldRecordValue(
+                name: record.name,
+                type: hidden ? nil : resolve(name),
+                mangledTypeName: name.printable,
+                hasType: true,
+                isHiddenType: hidden,
+                flags: record.flags,
+                ownershipSuffix: suffix
+            )
+        }
+        return .success(records)
+    }
+
+    /// The byte offsets of this nominal type's own stored properties.
+    var fieldOffsets: [Int] {
+        guard let descriptor = typeDescriptor else { return [] }
+        let kind = unsafe layout.kind
+        if kind == .struct {
+            let structDescriptor = unsafe StructDescriptorLayout(descriptor.address)
+            return unsafe StructMetadataLayout(address).fieldOffsets(
+                vectorOffset: structDescriptor.fieldOffsetVectorOffset,
+                count: structDescriptor.fieldCount
+            )
+        }
+        if kind.isClass {
+            let classDescriptor = unsafe ClassDescriptorLayout(descriptor.address)
+            return unsafe ClassMetadataLayout(address).fieldOffsets(
+                wordIndex: classDescriptor.fieldOffsetVectorOffset,
+                count: classDescriptor.fieldCount
+            )
+        }
+        return []
+    }
+
+    /// The payload and empty case counts of an enum.
+    var enumCaseCounts: (payload: Int, empty: Int)? {
+        guard unsafe layout.kind == .enum || layout.kind == .optional, let descriptor = typeDescriptor else {
+            return nil
+        }
+        let enumDescriptor = unsafe EnumDescriptorLayout(descriptor.address)
+        return unsafe (enumDescriptor.payloadCaseCount, enumDescriptor.emptyCaseCount)
+    }
+
+    // MARK: - Structural kinds
+
+    /// The elements of tuple metadata.
+    var tupleElements: [(label: String, type: MetadataReference, offset: Int)] {
+        guard unsafe layout.kind == .tuple else { return [] }
+        let tuple = unsafe TupleTypeMetadataLayout(address)
+        let labels = unsafe tuple.labels
+        return unsafe (0..<tuple.count).map { index in
+            unsafe (labels[index], MetadataReference(tuple.elementType(index)), tuple.elementOffset(index))
+        }
+    }
+
+    /// The facts of function type metadata.
+    struct FunctionSummary: Sendable {
+        /// `TargetFunctionTypeFlags`.
+        var flags: UInt
+        /// The extended flags, 0 when absent.
+        var extendedFlags: UInt32
+        /// The parameters with their `ParameterFlags`.
+        var parameters: [(type: MetadataReference, flags: UInt32)]
+        /// The result type.
+        var result: MetadataReference
+        /// The global actor.
+        var globalActor: MetadataReference?
+        /// The thrown error type of typed throws.
+        var thrownError: MetadataReference?
+    }
+
+    /// Reads function type metadata.
+    var function: FunctionSummary? {
+        guard unsafe layout.kind == .function else { return nil }
+        let function = unsafe FunctionTypeMetadataLayout(address)
+        return unsafe FunctionSummary(
+            flags: function.flags,
+            extendedFlags: function.extendedFlags,
+            parameters: (0..<function.parameterCount).map {
+                unsafe (MetadataReference(function.parameterType($0)), function.parameterFlags($0))
+            },
+            result: MetadataReference(function.resultType),
+            globalActor: function.globalActor.map(MetadataReference.init),
+            thrownError: function.thrownError.map(MetadataReference.init)
+        )
+    }
+
+    /// The facts of existential type metadata.
+    struct ExistentialSummary: Sendable {
+        /// `ExistentialTypeFlags`.
+        var flags: UInt32
+        /// The protocols, in the runtime's canonical order.
+        var protocols: [ProtocolReference]
+        /// The superclass constraint.
+        var superclass: MetadataReference?
+    }
+
+    /// Reads existential type metadata.
+    var existential: ExistentialSummary? {
+        guard unsafe layout.kind == .existential else { return nil }
+        let existential = unsafe ExistentialTypeMetadataLayout(address)
+        return unsafe ExistentialSummary(
+            flags: existential.flags,
+            protocols: existential.protocols.map(ProtocolReference.init),
+            superclass: existential.superclass.map(MetadataReference.init)
+        )
+    }
+
+    /// The instance type of metatype and existential metatype metadata.
+    var instanceType: MetadataReference? {
+        let kind = unsafe layout.kind
+        guard kind == .metatype || kind == .existentialMetatype else { return nil }
+        return unsafe MetatypeMetadataLayout(address).instanceType.map(MetadataReference.init)
+    }
+
+    /// The count and element of builtin fixed-array metadata.
+    var fixedArray: (count: Int, element: MetadataReference)? {
+        guard unsafe layout.kind == .fixedArray else { return nil }
+        let array = unsafe FixedArrayTypeMetadataLayout(address)
+        guard let element = unsafe array.element else { return nil }
+        return unsafe (array.count, MetadataReference(element))
+    }
+}
+
+extension MetadataReference {
+    /// Whether two handles address the same record.
+    static func == (lhs: MetadataReference, rhs: MetadataReference) -> Bool { unsafe lhs.address == rhs.address }
+
+    /// Hashes the address.
+    func hash(into hasher: inout Hasher) { hasher.combine(UInt(bitPattern: unsafe address)) }
+}

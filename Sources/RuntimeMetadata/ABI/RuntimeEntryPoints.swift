@@ -1,0 +1,233 @@
+// RuntimeEntryPoints.swift
+//
+// The only Swift file that calls CMetadata's wrappers over the runtime's swift_* entry points.
+// Each function is a thin, documented pass-through in the manner of swift-system's
+// Syscalls.swift; the signatures they wrap are quoted in CMetadata/Runtime.c.
+
+internal import CMetadata
+
+/// The runtime's entry points, as this package uses them.
+enum RuntimeEntryPoints {
+    /// `swift_getTypeByMangledNameInContext`.
+    /// - Parameters:
+    ///   - name: The first byte of the mangled name.
+    ///   - length: The exact length.
+    ///   - context: The context descriptor, or `nil`.
+    ///   - genericArguments: The context's generic arguments, or `nil`.
+    /// - Returns: The metadata, or `nil`.
+    static func typeByMangledName(
+        _ name: UnsafeRawPointer,
+        length: Int,
+        context: UnsafeRawPointer?,
+        genericArguments: UnsafeRawPointer?
+    ) -> UnsafeRawPointer? {
+        unsafe cmd_getTypeByMangledNameInContext(
+            name.assumingMemoryBound(to: CChar.self),
+            length,
+            context,
+            genericArguments?.assumingMemoryBound(to: UnsafeRawPointer?.self)
+        )
+    }
+
+    /// `swift_getTypeByMangledNameInContext` on a string without symbolic references.
+    /// - Parameter name: The mangled name.
+    /// - Returns: The metadata, or `nil`.
+    static func typeByMangledName(_ name: String) -> UnsafeRawPointer? {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
+            return unsafe typeByMangledName(
+                UnsafeRawPointer(base),
+                length: bytes.count,
+                context: nil,
+                genericArguments: nil
+            )
+        }
+    }
+
+    /// `swift_getTypeName`.
+    /// - Parameters:
+    ///   - metadata: The type's metadata.
+    ///   - qualified: Whether to qualify with module names.
+    /// - Returns: The name.
+    static func typeName(_ metadata: UnsafeRawPointer, qualified: Bool) -> String {
+        var length = 0
+        let bytes = unsafe cmd_getTypeName(metadata, qualified, &length)
+        return unsafe String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+    }
+
+    /// `swift_getMangledTypeName`.
+    /// - Parameter metadata: The type's metadata.
+    /// - Returns: The mangled name, or `nil` when the runtime cannot mangle it.
+    static func mangledTypeName(_ metadata: UnsafeRawPointer) -> String? {
+        var length = 0
+        guard let bytes = unsafe cmd_getMangledTypeName(metadata, &length), length > 0 else { return nil }
+        return unsafe String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+    }
+
+    /// `swift_conformsToProtocol`.
+    /// - Parameters:
+    ///   - metadata: The type's metadata.
+    ///   - protocolDescriptor: The protocol descriptor.
+    /// - Returns: The witness table, or `nil`.
+    static func conformsToProtocol(_ metadata: UnsafeRawPointer, _ protocolDescriptor: UnsafeRawPointer)
+        -> UnsafeRawPointer?
+    {
+        unsafe cmd_conformsToProtocol(metadata, protocolDescriptor)
+    }
+
+    /// `swift_checkMetadataState` with a blocking request for complete metadata.
+    /// - Parameter metadata: The metadata.
+    /// - Returns: Whether the metadata is complete.
+    static func isComplete(_ metadata: UnsafeRawPointer) -> Bool {
+        unsafe cmd_checkMetadataState(0, metadata).state == 0
+    }
+
+    /// Calls a metadata access function with key arguments.
+    /// - Parameters:
+    ///   - function: The access function.
+    ///   - arguments: The key arguments.
+    /// - Returns: Complete metadata, or `nil`.
+    static func callAccessFunction(_ function: UnsafeRawPointer, arguments: [UInt]) -> UnsafeRawPointer? {
+        let response = unsafe arguments.withUnsafeBufferPointer { buffer in
+            unsafe buffer.withMemoryRebound(to: UnsafeRawPointer?.self) { rebound in
+                unsafe cmd_callMetadataAccessFunction(function, 0, arguments.count, rebound.baseAddress)
+            }
+        }
+        guard unsafe response.state == 0 else { return nil }
+        return unsafe response.value
+    }
+
+    /// `swift_getTupleTypeMetadata`.
+    /// - Parameters:
+    ///   - elements: The element types.
+    ///   - labels: One label per element, empty for none.
+    /// - Returns: The tuple metadata, or `nil`.
+    static func tupleType(elements: [UnsafeRawPointer], labels: [String]) -> UnsafeRawPointer? {
+        let labelString: String? = labels.allSatisfy(\.isEmpty) ? nil : labels.map { $0 + " " }.joined()
+        return unsafe elements.withUnsafeBufferPointer { buffer in
+            unsafe buffer.withMemoryRebound(to: UnsafeRawPointer?.self) { rebound in
+                if let labelString {
+                    return unsafe cmd_getTupleTypeMetadata(elements.count, rebound.baseAddress!, labelString)
+                }
+                return unsafe cmd_getTupleTypeMetadata(elements.count, rebound.baseAddress!, nil)
+            }
+        }
+    }
+
+    /// `swift_getExistentialTypeMetadata`.
+    /// - Parameters:
+    ///   - protocols: The protocol descriptors.
+    ///   - classBound: Whether the existential is class-constrained.
+    ///   - superclass: The superclass constraint.
+    /// - Returns: The existential metadata.
+    static func existentialType(
+        protocols: [UnsafeRawPointer],
+        classBound: Bool,
+        superclass: UnsafeRawPointer?
+    ) -> UnsafeRawPointer {
+        unsafe protocols.withUnsafeBufferPointer { buffer in
+            unsafe buffer.withMemoryRebound(to: UnsafeRawPointer?.self) { rebound in
+                unsafe cmd_getExistentialTypeMetadata(classBound, superclass, protocols.count, rebound.baseAddress)
+            }
+        }
+    }
+
+    /// `swift_getMetatypeMetadata`.
+    /// - Parameter instance: The instance type.
+    /// - Returns: The metatype's metadata.
+    static func metatype(of instance: UnsafeRawPointer) -> UnsafeRawPointer {
+        unsafe cmd_getMetatypeMetadata(instance)
+    }
+
+    /// `swift_getExistentialMetatypeMetadata`.
+    /// - Parameter instance: The existential type.
+    /// - Returns: The existential metatype's metadata.
+    static func existentialMetatype(of instance: UnsafeRawPointer) -> UnsafeRawPointer {
+        unsafe cmd_getExistentialMetatypeMetadata(instance)
+    }
+
+    /// `swift_allocBox`.
+    /// - Parameter metadata: The boxed type.
+    /// - Returns: The box (retained) and the address of its uninitialized value.
+    static func allocateBox(for metadata: UnsafeRawPointer) -> (
+        box: UnsafeMutableRawPointer, value: UnsafeMutableRawPointer
+    ) {
+        var value: UnsafeMutableRawPointer? = nil
+        let box = unsafe cmd_allocBox(metadata, &value)
+        return unsafe (box, value!)
+    }
+
+    /// `swift_release`.
+    /// - Parameter object: The object.
+    static func release(_ object: UnsafeMutableRawPointer?) {
+        unsafe cmd_release(object)
+    }
+
+    /// Calls a copy or take witness (`initializeWithCopy` and its siblings).
+    /// - Parameters:
+    ///   - witness: The witness.
+    ///   - destination: The destination.
+    ///   - source: The source.
+    ///   - metadata: The type.
+    static func callCopyWitness(
+        _ witness: UnsafeRawPointer,
+        destination: UnsafeMutableRawPointer,
+        source: UnsafeMutableRawPointer,
+        metadata: UnsafeRawPointer
+    ) {
+        unsafe cmd_callCopyWitness(witness, destination, source, metadata)
+    }
+
+    /// Calls the `destroy` witness.
+    /// - Parameters:
+    ///   - witness: The witness.
+    ///   - value: The value.
+    ///   - metadata: The type.
+    static func callDestroyWitness(
+        _ witness: UnsafeRawPointer,
+        value: UnsafeMutableRawPointer,
+        metadata: UnsafeRawPointer
+    ) {
+        unsafe cmd_callDestroyWitness(witness, value, metadata)
+    }
+
+    /// Calls `getEnumTag`.
+    /// - Parameters:
+    ///   - witness: The witness.
+    ///   - value: The enum value.
+    ///   - metadata: The enum type.
+    /// - Returns: The tag.
+    static func callGetEnumTag(_ witness: UnsafeRawPointer, value: UnsafeRawPointer, metadata: UnsafeRawPointer) -> Int
+    {
+        unsafe Int(cmd_callGetEnumTagWitness(witness, value, metadata))
+    }
+
+    /// Calls `destructiveProjectEnumData`.
+    /// - Parameters:
+    ///   - witness: The witness.
+    ///   - value: The enum value.
+    ///   - metadata: The enum type.
+    static func callProjectEnumData(
+        _ witness: UnsafeRawPointer,
+        value: UnsafeMutableRawPointer,
+        metadata: UnsafeRawPointer
+    ) {
+        unsafe cmd_callDestructiveProjectEnumDataWitness(witness, value, metadata)
+    }
+
+    /// Calls `destructiveInjectEnumTag`.
+    /// - Parameters:
+    ///   - witness: The witness.
+    ///   - value: The payload.
+    ///   - tag: The tag.
+    ///   - metadata: The enum type.
+    static func callInjectEnumTag(
+        _ witness: UnsafeRawPointer,
+        value: UnsafeMutableRawPointer,
+        tag: Int,
+        metadata: UnsafeRawPointer
+    ) {
+        unsafe cmd_callDestructiveInjectEnumTagWitness(witness, value, UInt32(tag), metadata)
+    }
+}

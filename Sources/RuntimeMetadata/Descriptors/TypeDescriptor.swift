@@ -1,0 +1,239 @@
+// TypeDescriptor.swift
+
+/// A nominal type's context descriptor: the compile-time record of a struct, enum or class,
+/// shared by every instantiation of a generic type.
+public struct TypeDescriptor: Hashable, Sendable, CustomStringConvertible {
+    /// The descriptor handle.
+    let reference: DescriptorReference
+
+    init(_ reference: DescriptorReference) {
+        self.reference = reference
+    }
+
+    /// The kind of nominal type a descriptor declares.
+    public enum Kind: Hashable, Sendable {
+        /// A struct.
+        case `struct`
+        /// An enum.
+        case `enum`
+        /// A class.
+        case `class`
+        /// Another kind of type context, with its raw `ContextDescriptorKind`.
+        case other(UInt8)
+    }
+
+    /// The kind of nominal type.
+    public var kind: Kind {
+        switch reference.rawKind {
+        case 16: .class
+        case 17: .struct
+        case 18: .enum
+        default: .other(reference.rawKind)
+        }
+    }
+
+    /// The unqualified name, such as `Dictionary`.
+    public var name: String { reference.name }
+
+    /// The dotted name of the type and the contexts it is nested in, such as `Swift.Dictionary.Index`.
+    ///
+    /// Extension and anonymous (private) contexts appear as parenthesized placeholders.
+    public var qualifiedName: String { reference.qualifiedName }
+
+    /// The name of the module that declares the type.
+    public var moduleName: String { reference.moduleName }
+
+    /// The enclosing contexts from the innermost outwards, ending with the module.
+    public var parents: [ContextDescriptor] {
+        var result: [ContextDescriptor] = []
+        var current = reference.parent
+        while let context = current, result.count < 64 {
+            result.append(ContextDescriptor(context))
+            current = context.parent
+        }
+        return result
+    }
+
+    /// Whether the type is generic.
+    public var isGeneric: Bool { reference.isGeneric }
+
+    /// Whether the descriptor is unique (not a synthesized copy for an imported type).
+    public var isUnique: Bool { reference.isUnique }
+
+    /// The raw context descriptor flags.
+    public var flags: UInt32 { reference.rawFlags }
+
+    /// The kind-specific flags (`TypeContextDescriptorFlags`).
+    public var kindSpecificFlags: UInt16 { reference.kindSpecificFlags }
+
+    /// Whether the module recorded reflection metadata (field names and types) for the type.
+    public var hasReflectionMetadata: Bool { reference.hasFieldDescriptor }
+
+    /// The number of stored properties (structs and classes, own properties only) or cases (enums).
+    public var declaredFieldCount: Int { reference.declaredFieldCount }
+
+    /// The generic parameters in declaration order.
+    public var genericParameters: [GenericParameter] {
+        var valueIndex = 0
+        let valueTypes = reference.genericValueTypes
+        return reference.genericParameters.map { raw in
+            let kind: GenericParameter.Kind
+            switch raw & 0x3F {
+            case 1: kind = .pack
+            case 2:
+                kind = .value(valueIndex < valueTypes.count && valueTypes[valueIndex] == 0 ? "Swift.Int" : "unknown")
+                valueIndex += 1
+            default: kind = .type
+            }
+            return GenericParameter(kind: kind, hasKeyArgument: raw & 0x80 != 0)
+        }
+    }
+
+    /// The requirements of the generic signature (`where` clauses and constraints).
+    public var genericRequirements: [GenericRequirement] {
+        reference.genericRequirements.map(GenericRequirement.init)
+    }
+
+    /// Whether the type declaration suppresses `Copyable` (`~Copyable`), possibly regaining it conditionally.
+    public var suppressesCopyable: Bool { (reference.invertibleProtocols ?? 0) & 0x1 != 0 }
+
+    /// Whether the type declaration suppresses `Escapable` (`~Escapable`).
+    public var suppressesEscapable: Bool { (reference.invertibleProtocols ?? 0) & 0x2 != 0 }
+
+    /// The metadata of a non-generic type, from its access function; `nil` for generic types.
+    public var metadata: TypeMetadata? { reference.nonGenericMetadata.map(TypeMetadata.init) }
+
+    /// The qualified name.
+    public var description: String { reference.qualifiedName }
+}
+
+/// A context that encloses a type: a module, an extension, an anonymous (private) context,
+/// another type or a protocol.
+public struct ContextDescriptor: Hashable, Sendable, CustomStringConvertible {
+    let reference: DescriptorReference
+
+    init(_ reference: DescriptorReference) {
+        self.reference = reference
+    }
+
+    /// The kind of context.
+    public enum Kind: Hashable, Sendable {
+        /// A module.
+        case module
+        /// An extension; ``ContextDescriptor/extendedTypeMangledName`` names the extended type.
+        case `extension`
+        /// An anonymous context, such as the scope of a `private` declaration.
+        case anonymous
+        /// A protocol.
+        case `protocol`
+        /// An opaque result type.
+        case opaqueType
+        /// A class.
+        case `class`
+        /// A struct.
+        case `struct`
+        /// An enum.
+        case `enum`
+        /// A kind this library does not know, with its raw value.
+        case other(UInt8)
+    }
+
+    /// The kind of context.
+    public var kind: Kind {
+        switch reference.rawKind {
+        case 0: .module
+        case 1: .extension
+        case 2: .anonymous
+        case 3: .protocol
+        case 4: .opaqueType
+        case 16: .class
+        case 17: .struct
+        case 18: .enum
+        default: .other(reference.rawKind)
+        }
+    }
+
+    /// The context's name: a module's or type's name, or a placeholder for extensions and anonymous contexts.
+    public var name: String { reference.name }
+
+    /// The mangled name of the type an extension extends, printable; `nil` for other kinds.
+    public var extendedTypeMangledName: String? { reference.extendedContextMangledName }
+
+    /// The name.
+    public var description: String { reference.name }
+}
+
+/// One generic parameter of a type.
+public struct GenericParameter: Hashable, Sendable {
+    /// What a generic parameter stands for.
+    public enum Kind: Hashable, Sendable {
+        /// A type parameter, `T`.
+        case type
+        /// A parameter pack, `each T`.
+        case pack
+        /// An integer value parameter, `let N: Int`, with the value's type name.
+        case value(String)
+    }
+
+    /// What the parameter stands for.
+    public let kind: Kind
+
+    /// Whether the parameter's argument is stored in the metadata (false when a same-type
+    /// requirement fixes it).
+    public let hasKeyArgument: Bool
+}
+
+/// One requirement of a generic signature, such as `T: Hashable` or `T == Int`.
+public struct GenericRequirement: Hashable, Sendable {
+    /// The kind of requirement.
+    public enum Kind: Hashable, Sendable {
+        /// The subject conforms to a protocol.
+        case conformance
+        /// The subject is the same type as another.
+        case sameType
+        /// The subject is a subclass of a class.
+        case baseClass
+        /// A same-conformance requirement.
+        case sameConformance
+        /// Two packs have the same shape.
+        case sameShape
+        /// The subject suppresses invertible protocols (`~Copyable`).
+        case invertedProtocols
+        /// A layout constraint, such as `AnyObject`.
+        case layout
+        /// A kind this library does not know, with its raw value.
+        case other(UInt8)
+    }
+
+    /// The kind.
+    public let kind: Kind
+
+    /// The mangled name of the constrained parameter (`x` for the first parameter, `q_` for the second).
+    public let subjectMangledName: String
+
+    /// The protocol's qualified name, for conformance requirements.
+    public let protocolName: String?
+
+    /// The mangled type, for same-type and base-class requirements, with symbolic references as `<ref>`.
+    public let typeMangledName: String?
+
+    /// Whether the requirement contributes a witness table to the metadata's key arguments.
+    public let hasKeyArgument: Bool
+
+    init(_ value: DescriptorReference.RequirementValue) {
+        switch value.kind {
+        case 0: kind = .conformance
+        case 1: kind = .sameType
+        case 2: kind = .baseClass
+        case 3: kind = .sameConformance
+        case 4: kind = .sameShape
+        case 5: kind = .invertedProtocols
+        case 0x1F: kind = .layout
+        default: kind = .other(value.kind)
+        }
+        subjectMangledName = value.subject
+        protocolName = value.protocolReference?.qualifiedName
+        typeMangledName = value.type
+        hasKeyArgument = value.hasKeyArgument
+    }
+}

@@ -1,0 +1,70 @@
+// EnumCase.swift
+
+/// One case of an enum, in the runtime's tag order.
+///
+/// The runtime numbers payload cases first, in declaration order, then empty cases in
+/// declaration order; a case's ``tag`` is its position in ``TypeMetadata/cases``.
+public struct EnumCase: Hashable, Sendable, CustomStringConvertible {
+    /// The case's name.
+    public let name: String
+
+    /// The tag the runtime uses for the case: its index in ``TypeMetadata/cases``.
+    public let tag: Int
+
+    /// The payload's type (a tuple for several associated values), or `nil` for a case without payload.
+    public let payloadType: TypeMetadata?
+
+    /// Whether the case has a payload.
+    public let hasPayload: Bool
+
+    /// Whether the case is `indirect`, its payload stored in a heap box.
+    public let isIndirect: Bool
+
+    /// The enum that declares the case.
+    public let enumType: TypeMetadata
+
+    /// The name and payload.
+    public var description: String {
+        hasPayload ? "\(name)(\(payloadType?.name ?? "<unknown>"))" : name
+    }
+}
+
+extension TypeMetadata {
+    /// The cases of an enum or `Optional`, in the runtime's tag order.
+    ///
+    /// - Throws: ``RuntimeMetadataError/wrongKind(typeName:expected:)`` for other kinds,
+    ///   ``RuntimeMetadataError/missingReflectionMetadata(typeName:)`` when the enum's module kept no
+    ///   reflection metadata.
+    public var cases: [EnumCase] {
+        get throws(RuntimeMetadataError) {
+            try record.cases.value { computeCases() }.get()
+        }
+    }
+
+    private func computeCases() -> Result<[EnumCase], RuntimeMetadataError> {
+        guard kind == .enum || kind == .optional, let counts = record.reference.enumCaseCounts else {
+            return .failure(.wrongKind(typeName: name, expected: "an enum"))
+        }
+        switch record.reference.fieldRecords {
+        case .failure(.noReflectionMetadata):
+            return .failure(.missingReflectionMetadata(typeName: name))
+        case .failure(.notNominal):
+            return .failure(.wrongKind(typeName: name, expected: "an enum"))
+        case .success(let records):
+            var cases: [EnumCase] = []
+            for (tag, entry) in records.enumerated() {
+                cases.append(
+                    EnumCase(
+                        name: entry.name,
+                        tag: tag,
+                        payloadType: entry.type.map(TypeMetadata.init),
+                        hasPayload: tag < counts.payload || entry.hasType,
+                        isIndirect: entry.flags & 0x1 != 0,
+                        enumType: self
+                    )
+                )
+            }
+            return .success(cases)
+        }
+    }
+}

@@ -1,0 +1,196 @@
+// Field.swift
+
+/// A stored property of a struct or class, with its type and byte offset.
+///
+/// Fields come from ``TypeMetadata/fields`` in declaration order; for classes the
+/// superclasses' fields come first, root class first.
+public struct Field: Hashable, Sendable, CustomStringConvertible {
+    /// How a stored property holds a class reference.
+    public enum Ownership: String, Hashable, Sendable {
+        /// An ordinary strong reference, or not a reference at all.
+        case strong
+        /// `weak`.
+        case weak
+        /// `unowned` (safe).
+        case unowned
+        /// `unowned(unsafe)`.
+        case unownedUnsafe
+    }
+
+    /// The property's name.
+    public let name: String
+
+    /// The property's index among the declaring type's own stored properties.
+    public let index: Int
+
+    /// The property's type; `nil` when the runtime cannot name it.
+    ///
+    /// Swift 6.3 hides the type of a stored property of `~Copyable` type from reflection
+    /// (``isTypeHidden`` is then `true`); a type from a module that is not loaded also
+    /// leaves this `nil`. For `weak` properties this is the referent's optional type.
+    public let type: TypeMetadata?
+
+    /// The byte offset from the start of the value (structs) or object (classes, heap header included).
+    public let offset: Int
+
+    /// Whether the property is declared with `var` (otherwise `let`).
+    public let isVar: Bool
+
+    /// How the property holds a class reference.
+    public let ownership: Ownership
+
+    /// Whether the record is marked indirect.
+    public let isIndirect: Bool
+
+    /// Whether the compiler hid the property's type from reflection (noncopyable stored properties).
+    public let isTypeHidden: Bool
+
+    /// The mangled name the field record stores, symbolic references shown as `<ref>`.
+    public let mangledTypeName: String
+
+    /// The type that declares the property (a superclass for inherited class properties).
+    public let declaringType: TypeMetadata
+
+    /// The name and type.
+    public var description: String { "\(name): \(type?.name ?? "<unknown>") @ \(offset)" }
+
+    /// Two fields are equal when they are the same property of the same type.
+    public static func == (lhs: Field, rhs: Field) -> Bool {
+        lhs.declaringType == rhs.declaringType && lhs.index == rhs.index
+    }
+
+    /// Hashes the declaring type and index.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(declaringType)
+        hasher.combine(index)
+    }
+}
+
+extension Field.Ownership {
+    /// Reads the ownership from a mangled name's suffix.
+    init(suffix: String) {
+        switch suffix {
+        case "Xw": self = .weak
+        case "Xo": self = .unowned
+        case "Xu": self = .unownedUnsafe
+        default: self = .strong
+        }
+    }
+
+    /// The ABI layer's ownership.
+    var storage: StorageOwnership {
+        switch self {
+        case .strong: .strong
+        case .weak: .weak
+        case .unowned: .unowned
+        case .unownedUnsafe: .unownedUnsafe
+        }
+    }
+}
+
+extension TypeMetadata {
+    /// The stored properties of a struct or class, in declaration order.
+    ///
+    /// For a class, the properties of its superclasses come first, root class first, each
+    /// with the ``Field/declaringType`` that declares it; offsets are read from this class's
+    /// metadata, so they are right even when a superclass from another module has a layout
+    /// only known at run time. Tuples, enums and other kinds have no stored properties here:
+    /// see ``tupleElements`` and ``cases``.
+    ///
+    /// - Throws: ``RuntimeMetadataError/missingReflectionMetadata(typeName:)`` when the type (or a
+    ///   superclass) was built without reflection metadata; ``RuntimeMetadataError/wrongKind(typeName:expected:)``
+    ///   for kinds without stored properties; ``RuntimeMetadataError/unknownKind(rawValue:typeName:)``.
+    public var fields: [Field] {
+        get throws(RuntimeMetadataError) {
+            try record.allFields.value { computeAllFields() }.get()
+        }
+    }
+
+    /// The stored properties this type declares itself, without inherited ones.
+    ///
+    /// - Throws: As ``fields``.
+    public var ownFields: [Field] {
+        get throws(RuntimeMetadataError) {
+            try record.ownFields.value { computeOwnFields() }.get()
+        }
+    }
+
+    private func computeOwnFields() -> Result<[Field], RuntimeMetadataError> {
+        if case .unknown(let raw) = kind { return .failure(.unknownKind(rawValue: raw, typeName: name)) }
+        guard kind == .struct || kind == .class else {
+            return .failure(.wrongKind(typeName: name, expected: "a struct or class"))
+        }
+        let reference = record.reference
+        switch reference.fieldRecords {
+        case .failure(.noReflectionMetadata):
+            return .failure(.missingReflectionMetadata(typeName: name))
+        case .failure(.notNominal):
+            // Classes without a Swift descriptor (none on Linux) have no recorded fields.
+            return .success([])
+        case .success(let records):
+            let offsets = reference.fieldOffsets
+            var fields: [Field] = []
+            for (index, entry) in records.enumerated() where index < offsets.count {
+                fields.append(
+                    Field(
+                        name: entry.name,
+                        index: index,
+                        type: entry.type.map(TypeMetadata.init),
+                        offset: offsets[index],
+                        isVar: entry.flags & 0x2 != 0,
+                        ownership: Field.Ownership(suffix: entry.ownershipSuffix),
+                        isIndirect: entry.flags & 0x1 != 0,
+                        isTypeHidden: entry.isHiddenType,
+                        mangledTypeName: entry.mangledTypeName ?? "",
+                        declaringType: self
+                    )
+                )
+            }
+            return .success(fields)
+        }
+    }
+
+    private func computeAllFields() -> Result<[Field], RuntimeMetadataError> {
+        guard kind == .class else { return computeOwnFields() }
+        var chain: [TypeMetadata] = []
+        var current: TypeMetadata? = self
+        while let type = current, chain.count < 256 {
+            chain.append(type)
+            current = type.superclass
+        }
+        var fields: [Field] = []
+        for type in chain.reversed() {
+            // A superclass's metadata holds the same offsets for its own fields as every
+            // subclass's metadata: the superclass part of an instance is laid out first.
+            switch type.record.ownFields.value({ type.computeOwnFields() }) {
+            case .success(let own): fields += own
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(fields)
+    }
+
+    /// Looks up a stored property by name, inherited properties included.
+    /// - Parameter name: The property's name.
+    /// - Returns: The field.
+    /// - Throws: ``RuntimeMetadataError/noSuchField(name:typeName:)``, or what ``fields`` throws.
+    public func field(named name: String) throws(RuntimeMetadataError) -> Field {
+        for field in try fields where field.name == name {
+            return field
+        }
+        throw .noSuchField(name: name, typeName: self.name)
+    }
+
+    /// Looks up a stored property by its position in ``fields``.
+    /// - Parameter index: The position.
+    /// - Returns: The field.
+    /// - Throws: ``RuntimeMetadataError/fieldIndexOutOfRange(index:count:typeName:)``, or what ``fields`` throws.
+    public func field(at index: Int) throws(RuntimeMetadataError) -> Field {
+        let all = try fields
+        guard all.indices.contains(index) else {
+            throw .fieldIndexOutOfRange(index: index, count: all.count, typeName: name)
+        }
+        return all[index]
+    }
+}

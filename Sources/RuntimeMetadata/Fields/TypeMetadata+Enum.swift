@@ -1,0 +1,149 @@
+// TypeMetadata+Enum.swift
+
+extension TypeMetadata {
+    /// Reads the tag of an enum value: the index of its case in ``cases``.
+    ///
+    /// ```swift
+    /// let tag = try TypeMetadata(Shape.self).tag(of: Shape.circle(radius: 1))
+    /// ```
+    /// - Parameter value: A value of this enum type.
+    /// - Returns: The tag.
+    /// - Throws: ``RuntimeMetadataError/wrongKind(typeName:expected:)`` when this is not an enum,
+    ///   ``RuntimeMetadataError/typeMismatch(expected:actual:context:)`` when `value` is not of this type.
+    public func tag<Value>(of value: Value) throws(RuntimeMetadataError) -> Int {
+        try checkEnumValue(Value.self)
+        guard let tag = OpaqueValueAccess.enumTag(of: value, metadata: record.reference) else {
+            throw .wrongKind(typeName: name, expected: "an enum")
+        }
+        return tag
+    }
+
+    /// The case of an enum value.
+    /// - Parameter value: A value of this enum type.
+    /// - Returns: The case.
+    /// - Throws: As ``tag(of:)``, and ``RuntimeMetadataError/missingReflectionMetadata(typeName:)``.
+    public func enumCase<Value>(of value: Value) throws(RuntimeMetadataError) -> EnumCase {
+        let tag = try tag(of: value)
+        let all = try cases
+        guard all.indices.contains(tag) else {
+            throw .wrongKind(typeName: name, expected: "an enum whose tag \(tag) names a case")
+        }
+        return all[tag]
+    }
+
+    /// The name of an enum value's case, as `Mirror` reports it.
+    /// - Parameter value: A value of this enum type.
+    /// - Returns: The case name.
+    /// - Throws: As ``enumCase(of:)``.
+    public func caseName<Value>(of value: Value) throws(RuntimeMetadataError) -> String {
+        try enumCase(of: value).name
+    }
+
+    /// Copies the payload out of an enum value, leaving the value as it was.
+    ///
+    /// The payload is read by projecting a copy of the value through the runtime's
+    /// `destructiveProjectEnumData` witness and injecting the tag back, so nothing leaks and
+    /// nothing is freed twice. Indirect payloads are read out of their box.
+    /// - Parameters:
+    ///   - value: A value of this enum type.
+    ///   - type: The type to return the payload as; the payload goes through `as?`.
+    /// - Returns: The payload, or `nil` when the value's case has none.
+    /// - Throws: As ``enumCase(of:)``, and ``RuntimeMetadataError/typeMismatch(expected:actual:context:)``
+    ///   when the payload is not a `Payload`.
+    public func payload<Value, Payload>(of value: Value, as type: Payload.Type = Payload.self)
+        throws(RuntimeMetadataError)
+        -> Payload?
+    {
+        let enumCase = try enumCase(of: value)
+        guard enumCase.hasPayload else { return nil }
+        guard let payloadType = enumCase.payloadType, payloadType.isCopyable else {
+            throw .unresolvableFieldType(name: enumCase.name, typeName: name, mangledName: "")
+        }
+        guard
+            let payload = OpaqueValueAccess.payload(
+                of: value,
+                metadata: record.reference,
+                payloadType: payloadType.reference,
+                isIndirect: enumCase.isIndirect
+            )
+        else { throw .wrongKind(typeName: name, expected: "an enum") }
+        guard let typed = payload as? Payload else {
+            throw .typeMismatch(
+                expected: payloadType.name,
+                actual: String(reflecting: Payload.self),
+                context: "the payload of case '\(enumCase.name)' of '\(name)'"
+            )
+        }
+        return typed
+    }
+
+    /// Builds an enum value of a case, injecting a payload through the runtime's
+    /// `destructiveInjectEnumTag` witness.
+    ///
+    /// ```swift
+    /// let circle: Shape = try TypeMetadata(Shape.self).makeValue(case: "circle", payload: 2.0)
+    /// ```
+    /// - Parameters:
+    ///   - caseName: The case.
+    ///   - payload: The payload, `nil` for a case without one; it must cast to the case's payload type.
+    ///   - type: The enum type to build; must be the type this metadata describes.
+    /// - Returns: The value.
+    /// - Throws: ``RuntimeMetadataError/noSuchCase(name:typeName:)``,
+    ///   ``RuntimeMetadataError/typeMismatch(expected:actual:context:)`` when the payload is missing, superfluous
+    ///   or of the wrong type, and what ``cases`` throws.
+    public func makeValue<Value>(case caseName: String, payload: Any? = nil, as type: Value.Type = Value.self)
+        throws(RuntimeMetadataError) -> Value
+    {
+        try checkEnumValue(Value.self)
+        guard let enumCase = try cases.first(where: { $0.name == caseName }) else {
+            throw .noSuchCase(name: caseName, typeName: name)
+        }
+        let context = "the payload of case '\(caseName)' of '\(name)'"
+        let payloadType = enumCase.payloadType
+        if enumCase.hasPayload {
+            guard let payloadType, payloadType.isCopyable else {
+                throw .unresolvableFieldType(name: caseName, typeName: name, mangledName: "")
+            }
+            guard let payload else {
+                throw .typeMismatch(expected: payloadType.name, actual: "nil", context: context)
+            }
+            guard payloadType.canCast(payload) else {
+                throw .typeMismatch(
+                    expected: payloadType.name,
+                    actual: String(reflecting: Swift.type(of: payload)),
+                    context: context
+                )
+            }
+        } else if let payload {
+            throw .typeMismatch(
+                expected: "no payload",
+                actual: String(reflecting: Swift.type(of: payload)),
+                context: context
+            )
+        }
+        guard
+            let value = OpaqueValueAccess.makeEnum(
+                Value.self,
+                tag: enumCase.tag,
+                payload: payload,
+                payloadType: enumCase.hasPayload ? payloadType?.reference : nil,
+                isIndirect: enumCase.isIndirect
+            )
+        else { throw .wrongKind(typeName: name, expected: "an enum") }
+        return value
+    }
+
+    /// Whether a value casts to this type with `as?`.
+    func canCast(_ value: Any) -> Bool {
+        guard let type else { return false }
+        func check<T>(_: T.Type) -> Bool { value is T }
+        return _openExistential(type, do: check)
+    }
+
+    private func checkEnumValue<Value>(_: Value.Type) throws(RuntimeMetadataError) {
+        guard kind == .enum || kind == .optional else { throw .wrongKind(typeName: name, expected: "an enum") }
+        guard TypeMetadata(Value.self) == self else {
+            throw .typeMismatch(expected: name, actual: String(reflecting: Value.self), context: "an enum value")
+        }
+    }
+}

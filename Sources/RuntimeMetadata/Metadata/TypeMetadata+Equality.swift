@@ -1,0 +1,113 @@
+// TypeMetadata+Equality.swift
+
+extension TypeMetadata {
+    /// Compares two values of the same type by their layout, without requiring `Equatable`.
+    ///
+    /// The comparison is built once per type from the field model and then runs without
+    /// allocating:
+    /// - a type that conforms to `Equatable` is compared with its own `==`;
+    /// - integers, `Bool` and other bitwise-comparable stored data are compared as bytes;
+    /// - structs and tuples are compared field by field, skipping padding;
+    /// - enums compare their tags, then the payloads of the matching case;
+    /// - class references compare by identity (`===`), as do functions and `weak` references;
+    /// - `Any` and `any P` compare their dynamic types, then their values.
+    ///
+    /// For `Equatable` types the answer equals `==`; for others it is the structural
+    /// equality a view layer uses to decide whether a value changed.
+    /// - Parameters:
+    ///   - lhs: A value.
+    ///   - rhs: Another value of the same type.
+    /// - Returns: Whether the values are equal by layout.
+    public static func layoutEquals<T>(_ lhs: T, _ rhs: T) -> Bool {
+        TypeMetadata(T.self).comparator.compare(lhs, rhs)
+    }
+
+    /// The cached comparator of the type.
+    var comparator: ValueComparator {
+        record.comparator.value { makeComparator() }
+    }
+
+    /// The stdlib types whose `==` is bitwise equality of their storage.
+    private static let bitwiseTypes: Set<TypeMetadata> = [
+        TypeMetadata(Int.self), TypeMetadata(Int8.self), TypeMetadata(Int16.self), TypeMetadata(Int32.self),
+        TypeMetadata(Int64.self), TypeMetadata(UInt.self), TypeMetadata(UInt8.self), TypeMetadata(UInt16.self),
+        TypeMetadata(UInt32.self), TypeMetadata(UInt64.self), TypeMetadata(Bool.self),
+        TypeMetadata(Unicode.Scalar.self),
+        TypeMetadata(ObjectIdentifier.self),
+    ]
+
+    /// One field's place in a comparison.
+    private enum Part {
+        case bytes(Range<Int>)
+        case comparator(offset: Int, ValueComparator)
+    }
+
+    private func makeComparator() -> ValueComparator {
+        if let type, let equatable = type as? any Equatable.Type {
+            if Self.bitwiseTypes.contains(self) { return .bytes([0..<size]) }
+            return .equatable(equatable)
+        }
+        switch kind {
+        case .class:
+            return .identity
+        case .struct:
+            guard let fields = try? fields else { return .bytes([0..<size]) }
+            return Self.combine(
+                fields.map { field in
+                    guard let type = field.type, field.ownership == .strong else {
+                        return .bytes(field.offset..<(field.offset + MemoryLayout<UInt>.size))
+                    }
+                    return Self.part(of: type, at: field.offset)
+                }
+            )
+        case .tuple:
+            return Self.combine(tupleElements.map { Self.part(of: $0.type, at: $0.offset) })
+        case .enum, .optional:
+            guard let cases = try? cases else { return .bytes([0..<size]) }
+            return .enumeration(
+                reference,
+                payloads: cases.map { enumCase in
+                    guard let payloadType = enumCase.payloadType, enumCase.hasPayload else { return nil }
+                    return (.deferred { payloadType.comparator }, enumCase.isIndirect, payloadType.reference)
+                }
+            )
+        case .existential:
+            guard let existential, !existential.isClassBound, !existential.isError else { return .identity }
+            return .existential { TypeMetadata($0).comparator }
+        default:
+            return .bytes([0..<size])
+        }
+    }
+
+    /// How a value of a type at an offset takes part in its parent's comparison.
+    private static func part(of type: TypeMetadata, at offset: Int) -> Part {
+        if bitwiseTypes.contains(type) { return .bytes(offset..<(offset + type.size)) }
+        switch type.kind {
+        case .class, .function, .metatype, .existentialMetatype:
+            return .bytes(offset..<(offset + type.size))
+        default:
+            return .comparator(offset: offset, .deferred { type.comparator })
+        }
+    }
+
+    /// Merges adjacent byte ranges and builds the field comparator.
+    private static func combine(_ parts: [Part]) -> ValueComparator {
+        var ranges: [Range<Int>] = []
+        var fields: [(offset: Int, comparator: ValueComparator)] = []
+        for part in parts {
+            switch part {
+            case .bytes(let range):
+                if let last = ranges.last, last.upperBound == range.lowerBound {
+                    ranges[ranges.count - 1] = last.lowerBound..<range.upperBound
+                } else if !range.isEmpty {
+                    ranges.append(range)
+                }
+            case .comparator(let offset, let comparator):
+                fields.append((offset, comparator))
+            }
+        }
+        if fields.isEmpty { return .bytes(ranges) }
+        if !ranges.isEmpty { fields.insert((0, .bytes(ranges)), at: 0) }
+        return .fields(fields)
+    }
+}

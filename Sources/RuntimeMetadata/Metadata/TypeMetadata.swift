@@ -1,0 +1,87 @@
+// TypeMetadata.swift
+
+/// The runtime's description of a Swift type: its kind, name, layout, fields, cases and
+/// generic arguments.
+///
+/// Create one from any metatype, then ask it questions. Each answer is computed once per
+/// type and cached; asking again about a type already seen takes no lock and allocates
+/// nothing.
+///
+/// ```swift
+/// let metadata = TypeMetadata(Point.self)
+/// metadata.kind        // .struct
+/// metadata.size        // MemoryLayout<Point>.size
+/// try metadata.fields.map(\.name)  // ["x", "y"]
+/// ```
+///
+/// Two values are equal when they describe the same type.
+public struct TypeMetadata: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The shared, cached record.
+    let record: TypeRecord
+
+    /// Creates the metadata of a type.
+    /// - Parameter type: The type, such as `Int.self` or `type(of: value)`.
+    public init(_ type: Any.Type) {
+        self.record = TypeRecord.record(for: MetadataReference(type))
+    }
+
+    /// Creates the metadata of a type that may be noncopyable.
+    ///
+    /// `Any.Type` cannot hold the metatype of a `~Copyable` type, so this generic form takes one.
+    /// - Parameter type: The type.
+    public init<T: ~Copyable>(of type: T.Type) {
+        self.record = TypeRecord.record(for: MetadataReference(noncopyable: type))
+    }
+
+    /// Wraps a metadata handle from the ABI layer.
+    init(_ reference: MetadataReference) {
+        self.record = TypeRecord.record(for: reference)
+    }
+
+    /// The metadata handle.
+    var reference: MetadataReference { record.reference }
+
+    /// The type as a metatype value, or `nil` for a noncopyable type, which `Any.Type` cannot hold.
+    public var type: Any.Type? { record.isCopyable ? record.reference.metatype : nil }
+
+    /// The kind of metadata.
+    public var kind: Kind { record.kind }
+
+    /// The type's fully qualified name, as `String(reflecting:)` prints it.
+    public var name: String { record.name }
+
+    /// The type's mangled name without the `$s` prefix, as `_mangledTypeName` returns it.
+    ///
+    /// `nil` when the runtime cannot mangle the type, for example for an unknown kind.
+    public var mangledName: String? {
+        record.mangledName.value { record.kind.isKnown ? record.reference.mangledName : nil }
+    }
+
+    /// The name of the module that declares a nominal type, or `nil` for structural types.
+    public var moduleName: String? { record.descriptor?.moduleName }
+
+    /// The nominal type descriptor of a struct, enum, optional or class.
+    public var descriptor: TypeDescriptor? { record.descriptor.map(TypeDescriptor.init) }
+
+    /// The name, as `String(reflecting:)` prints it.
+    public var description: String { record.name }
+
+    /// The name and kind, for debugging.
+    public var debugDescription: String { "TypeMetadata(\(record.name), \(record.kind))" }
+
+    /// Whether two values describe the same type.
+    public static func == (lhs: TypeMetadata, rhs: TypeMetadata) -> Bool { lhs.record === rhs.record }
+
+    /// Hashes the type's identity.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(record)) }
+
+    /// Throws when the metadata's kind is unknown to this version of the library.
+    ///
+    /// - Throws: ``RuntimeMetadataError/unknownKind(rawValue:typeName:)``.
+    public func validateKind() throws(RuntimeMetadataError) {
+        if case .unknown(let raw) = record.kind {
+            throw .unknownKind(rawValue: raw, typeName: record.name)
+        }
+    }
+}

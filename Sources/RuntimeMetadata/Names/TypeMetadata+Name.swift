@@ -1,0 +1,180 @@
+// TypeMetadata+Name.swift
+
+/// A resolved name, cached by the name's hash.
+private final class NamedType: Sendable {
+    let name: String
+    let metadata: TypeMetadata
+
+    init(name: String, metadata: TypeMetadata) {
+        self.name = name
+        self.metadata = metadata
+    }
+}
+
+/// Resolved names by hash. A hash collision between two names leaves the second uncached.
+private let namedTypes = ConcurrentCache<NamedType>()
+
+extension TypeMetadata {
+    /// Finds a type by the name `String(reflecting:)` prints for it.
+    ///
+    /// Generic arguments, tuples, optionals, arrays, dictionaries, protocol compositions and
+    /// metatypes are understood, along with the sugar `[T]`, `[K: V]` and `T?`:
+    ///
+    /// ```swift
+    /// let type = try TypeMetadata(named: "Swift.Dictionary<Swift.String, Swift.Array<Swift.Int>>")
+    /// ```
+    ///
+    /// A nominal type is found among the type descriptors of every loaded image, so it need not
+    /// have been used before; generic types are instantiated after their requirements are
+    /// checked. The result is cached per name: a second lookup takes no lock and allocates nothing.
+    /// - Parameter name: The type's name.
+    /// - Throws: ``RuntimeMetadataError/unresolvableName(name:part:reason:)`` naming the part that
+    ///   failed: a syntax error, an unknown type, a wrong number of generic arguments, or an unmet
+    ///   requirement.
+    public init(named name: String) throws(RuntimeMetadataError) {
+        let key = UInt(bitPattern: name.hashValue)
+        if let cached = namedTypes.value(for: key), cached.name == name {
+            self = cached.metadata
+            return
+        }
+        let tree: TypeName
+        do {
+            tree = try TypeName.parse(name)
+        } catch {
+            throw .unresolvableName(name: name, part: error.part, reason: error.reason)
+        }
+        let resolved = try Self.resolve(tree, in: name, index: TypeNameIndex.shared)
+        let metadata = TypeMetadata(resolved)
+        _ = namedTypes.value(for: key) { NamedType(name: name, metadata: metadata) }
+        self = metadata
+    }
+
+    /// Finds a type by its mangled name, as `_mangledTypeName` returns it (a leading `$s` is accepted).
+    ///
+    /// - Parameter mangledName: The mangled name, such as `SaySiG`.
+    /// - Throws: ``RuntimeMetadataError/unresolvableName(name:part:reason:)`` when the runtime cannot
+    ///   resolve the name, or when it contains control bytes (which the runtime would read as
+    ///   symbolic references into memory).
+    public init(mangledName: String) throws(RuntimeMetadataError) {
+        var plain = Substring(mangledName)
+        if plain.hasPrefix("$s") { plain = plain.dropFirst(2) }
+        guard !plain.isEmpty else {
+            throw .unresolvableName(name: mangledName, part: mangledName, reason: "the name is empty")
+        }
+        guard plain.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+            throw .unresolvableName(
+                name: mangledName,
+                part: mangledName,
+                reason: "a mangled name given as text must be printable ASCII"
+            )
+        }
+        guard let reference = MetadataReference(mangledName: String(plain)) else {
+            throw .unresolvableName(
+                name: mangledName,
+                part: mangledName,
+                reason: "the runtime cannot resolve this mangled name"
+            )
+        }
+        self.init(reference)
+    }
+
+    private static func resolve(_ tree: TypeName, in name: String, index: TypeNameIndex) throws(RuntimeMetadataError)
+        -> MetadataReference
+    {
+        func fail(_ part: String, _ reason: String) -> RuntimeMetadataError {
+            .unresolvableName(name: name, part: part, reason: reason)
+        }
+        switch tree {
+        case .value(let value):
+            throw fail(String(value), "an integer is only valid as a generic argument")
+        case .function(let text):
+            throw fail(text, "function types cannot be resolved by name; use the mangled name")
+        case .tuple(let elements):
+            var types: [MetadataReference] = []
+            for element in elements { types.append(try resolve(element.type, in: name, index: index)) }
+            if types.isEmpty { return MetadataReference(Void.self) }
+            guard let tuple = MetadataReference.tuple(types, labels: elements.map(\.label)) else {
+                throw fail("(…)", "the runtime could not build this tuple")
+            }
+            return tuple
+        case .metatype(let inner):
+            let instance = try resolve(inner, in: name, index: index)
+            if TypeMetadata(instance).kind == .existential {
+                return MetadataReference.existentialMetatype(of: instance)
+            }
+            return MetadataReference.metatype(of: instance)
+        case .protocolMetatype(let inner):
+            let instance = try resolve(inner, in: name, index: index)
+            guard TypeMetadata(instance).kind == .existential else {
+                throw fail(TypeMetadata(instance).name + ".Protocol", "'.Protocol' applies to protocols only")
+            }
+            return MetadataReference.metatype(of: instance)
+        case .composition(let parts):
+            var protocols: [ProtocolReference] = []
+            var superclass: MetadataReference?
+            var classBound = false
+            for part in parts {
+                let resolved = try resolve(part, in: name, index: index)
+                let metadata = TypeMetadata(resolved)
+                if metadata.kind == .class {
+                    superclass = resolved
+                    classBound = true
+                } else if let existential = resolved.existential, existential.superclass == nil {
+                    protocols += existential.protocols
+                    classBound = classBound || metadata.existential?.isClassBound == true
+                } else {
+                    throw fail(metadata.name, "only protocols, AnyObject and one class can form a composition")
+                }
+            }
+            return MetadataReference.existential(protocols: protocols, classBound: classBound, superclass: superclass)
+        case .nominal(let components):
+            let key = components.map(\.name).joined(separator: ".")
+            let arguments = components.flatMap(\.arguments)
+            if arguments.isEmpty {
+                if key == "Any" { return MetadataReference(Any.self) }
+                if key == "AnyObject" || key == "Swift.AnyObject" { return MetadataReference(AnyObject.self) }
+                if let protocolReference = index.protocols[key] {
+                    return MetadataReference.existential(
+                        protocols: [protocolReference],
+                        classBound: protocolReference.isClassBound,
+                        superclass: nil
+                    )
+                }
+            }
+            guard let descriptor = index.types[key]?.first else {
+                throw fail(key, "no loaded image declares a type with this name")
+            }
+            var values: [MetadataReference.GenericArgumentValue] = []
+            for argument in arguments {
+                if case .value(let value) = argument {
+                    values.append(.value(value))
+                } else {
+                    values.append(.type(try resolve(argument, in: name, index: index)))
+                }
+            }
+            switch descriptor.instantiate(values) {
+            case .success(let metadata):
+                return metadata
+            case .failure(let failure):
+                throw fail(key, Self.reason(failure))
+            }
+        }
+    }
+
+    private static func reason(_ failure: DescriptorReference.InstantiationFailure) -> String {
+        switch failure {
+        case .argumentCount(let expected, let actual):
+            "expected \(expected) generic arguments, got \(actual)"
+        case .argumentKind(let index):
+            "generic argument \(index + 1) is of the wrong sort (type, value or pack)"
+        case .unresolvableRequirement(let requirement):
+            "a generic requirement does not resolve (\(requirement))"
+        case .missingConformance(let subject, let protocolName):
+            "'\(TypeMetadata(subject).name)' does not conform to '\(protocolName)'"
+        case .violatedRequirement(let requirement):
+            "the requirement '\(requirement)' is not met"
+        case .accessFailed:
+            "the runtime could not instantiate the type"
+        }
+    }
+}

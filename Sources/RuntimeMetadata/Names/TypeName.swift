@@ -1,0 +1,281 @@
+// TypeName.swift
+//
+// A parser for type names as `String(reflecting:)` prints them, plus the sugar people write:
+// `Swift.Dictionary<Swift.String, Fixtures.Box<Swift.Int>>`, `(Swift.Int, label: Swift.String)`,
+// `Swift.Optional<Swift.Int>`, `[Swift.Int]`, `[Swift.String: Swift.Int]`, `Swift.Int?`,
+// `Fixtures.P & Fixtures.Q`, `Swift.Int.Type`, `Fixtures.P.Protocol`,
+// `(extension in Fixtures):Swift.Int.Nested` and `Fixtures.(unknown context at $…).Private`.
+
+/// The syntax tree of a type name.
+indirect enum TypeName: Equatable, Sendable {
+    /// One component of a dotted nominal path, with the generic arguments written after it.
+    struct Component: Equatable, Sendable {
+        var name: String
+        var arguments: [TypeName]
+    }
+
+    /// A dotted nominal path: a type, a protocol, or `Any`/`AnyObject`.
+    case nominal([Component])
+    /// An integer generic argument.
+    case value(Int)
+    /// A tuple with its labels ("" for unlabelled elements).
+    case tuple([(label: String, type: TypeName)])
+    /// A protocol composition (`P & Q`, `Base & P`).
+    case composition([TypeName])
+    /// `T.Type`.
+    case metatype(TypeName)
+    /// `P.Protocol`: the metatype of the existential itself.
+    case protocolMetatype(TypeName)
+    /// A function type, which this parser recognizes but does not resolve.
+    case function(String)
+
+    static func == (lhs: TypeName, rhs: TypeName) -> Bool {
+        switch (lhs, rhs) {
+        case (.nominal(let a), .nominal(let b)): a == b
+        case (.value(let a), .value(let b)): a == b
+        case (.tuple(let a), .tuple(let b)): a.map(\.label) == b.map(\.label) && a.map(\.type) == b.map(\.type)
+        case (.composition(let a), .composition(let b)): a == b
+        case (.metatype(let a), .metatype(let b)): a == b
+        case (.protocolMetatype(let a), .protocolMetatype(let b)): a == b
+        case (.function(let a), .function(let b)): a == b
+        default: false
+        }
+    }
+
+    /// A parse failure with the text around it.
+    struct ParseError: Error, Sendable {
+        var part: String
+        var reason: String
+    }
+
+    /// Parses a complete name.
+    /// - Parameter text: The name.
+    /// - Returns: The tree.
+    /// - Throws: ``ParseError`` naming the part that failed.
+    static func parse(_ text: String) throws(ParseError) -> TypeName {
+        var parser = Parser(Array(text.utf8))
+        parser.skipSpaces()
+        guard !parser.atEnd else { throw ParseError(part: text, reason: "the name is empty") }
+        let result = try parser.parseType()
+        parser.skipSpaces()
+        guard parser.atEnd else {
+            throw ParseError(part: parser.rest, reason: "unexpected text after a complete type")
+        }
+        return result
+    }
+}
+
+/// A recursive-descent parser over UTF-8 bytes.
+private struct Parser {
+    let bytes: [UInt8]
+    var position = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    var atEnd: Bool { position >= bytes.count }
+    var current: UInt8? { atEnd ? nil : bytes[position] }
+    var rest: String { String(decoding: bytes[min(position, bytes.count)...], as: UTF8.self) }
+
+    mutating func skipSpaces() {
+        while current == UInt8(ascii: " ") { position += 1 }
+    }
+
+    func lookingAt(_ text: String) -> Bool {
+        let utf8 = Array(text.utf8)
+        return position + utf8.count <= bytes.count && Array(bytes[position..<(position + utf8.count)]) == utf8
+    }
+
+    mutating func consume(_ text: String) -> Bool {
+        guard lookingAt(text) else { return false }
+        position += text.utf8.count
+        return true
+    }
+
+    mutating func expect(_ text: String) throws(TypeName.ParseError) {
+        skipSpaces()
+        guard consume(text) else {
+            throw TypeName.ParseError(part: rest.isEmpty ? "end of name" : rest, reason: "expected '\(text)'")
+        }
+    }
+
+    /// type := prefixType ('&' prefixType)*
+    mutating func parseType() throws(TypeName.ParseError) -> TypeName {
+        skipSpaces()
+        _ = consume("any ")
+        var parts = [try parsePostfix()]
+        skipSpaces()
+        while consume("&") {
+            skipSpaces()
+            _ = consume("any ")
+            parts.append(try parsePostfix())
+            skipSpaces()
+        }
+        return parts.count == 1 ? parts[0] : .composition(parts)
+    }
+
+    /// postfix := primary ('?' | '!' | '.Type' | '.Protocol')*
+    mutating func parsePostfix() throws(TypeName.ParseError) -> TypeName {
+        var type = try parsePrimary()
+        while true {
+            if consume("?") || consume("!") {
+                type = .nominal([.init(name: "Swift", arguments: []), .init(name: "Optional", arguments: [type])])
+            } else if lookingAt(".Type"), !isIdentifierByte(at: position + 5) {
+                position += 5
+                type = .metatype(type)
+            } else if lookingAt(".Protocol"), !isIdentifierByte(at: position + 9) {
+                position += 9
+                type = .protocolMetatype(type)
+            } else {
+                return type
+            }
+        }
+    }
+
+    func isIdentifierByte(at index: Int) -> Bool {
+        guard index < bytes.count else { return false }
+        let byte = bytes[index]
+        return byte == UInt8(ascii: "_") || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+            || (byte >= 0x61 && byte <= 0x7A) || byte >= 0x80
+    }
+
+    mutating func parsePrimary() throws(TypeName.ParseError) -> TypeName {
+        skipSpaces()
+        guard let byte = current else { throw TypeName.ParseError(part: "end of name", reason: "expected a type") }
+        switch byte {
+        case UInt8(ascii: "("):
+            if lookingAt("(extension in ") { return try parseNominal() }
+            return try parseTupleOrFunction()
+        case UInt8(ascii: "["):
+            position += 1
+            let element = try parseType()
+            skipSpaces()
+            if consume(":") {
+                let value = try parseType()
+                try expect("]")
+                return .nominal([
+                    .init(name: "Swift", arguments: []), .init(name: "Dictionary", arguments: [element, value]),
+                ])
+            }
+            try expect("]")
+            return .nominal([.init(name: "Swift", arguments: []), .init(name: "Array", arguments: [element])])
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let start = position
+            position += 1
+            while let digit = current, digit >= 0x30 && digit <= 0x39 { position += 1 }
+            let text = String(decoding: bytes[start..<position], as: UTF8.self)
+            guard let value = Int(text) else { throw TypeName.ParseError(part: text, reason: "not an integer") }
+            return .value(value)
+        default:
+            return try parseNominal()
+        }
+    }
+
+    /// A parenthesized tuple, or a function type when an arrow follows.
+    mutating func parseTupleOrFunction() throws(TypeName.ParseError) -> TypeName {
+        let start = position
+        position += 1
+        var elements: [(label: String, type: TypeName)] = []
+        skipSpaces()
+        if !consume(")") {
+            while true {
+                skipSpaces()
+                var label = ""
+                let save = position
+                if let identifier = parseIdentifier() {
+                    skipSpaces()
+                    if consume(":") {
+                        label = identifier
+                    } else {
+                        position = save
+                    }
+                } else {
+                    position = save
+                }
+                skipSpaces()
+                if consume("inout ") || consume("__owned ") || consume("__shared ") {
+                    // Parameter modifiers only appear in function types, resolved below.
+                }
+                elements.append((label, try parseType()))
+                skipSpaces()
+                if consume(")") { break }
+                try expect(",")
+            }
+        }
+        skipSpaces()
+        for effect in ["async ", "throws ", "rethrows "] where lookingAt(effect) { position += effect.utf8.count }
+        skipSpaces()
+        if lookingAt("->") || lookingAt("throws") || lookingAt("async") {
+            position = bytes.count
+            return .function(String(decoding: bytes[start...], as: UTF8.self))
+        }
+        if elements.count == 1 && elements[0].label.isEmpty { return elements[0].type }
+        return .tuple(elements)
+    }
+
+    mutating func parseIdentifier() -> String? {
+        let start = position
+        if lookingAt("`") {
+            position += 1
+            while let byte = current, byte != UInt8(ascii: "`") { position += 1 }
+            guard consume("`") else {
+                position = start
+                return nil
+            }
+            return String(decoding: bytes[(start + 1)..<(position - 1)], as: UTF8.self)
+        }
+        while isIdentifierByte(at: position) { position += 1 }
+        guard position > start else { return nil }
+        let first = bytes[start]
+        guard !(first >= 0x30 && first <= 0x39) else {
+            position = start
+            return nil
+        }
+        return String(decoding: bytes[start..<position], as: UTF8.self)
+    }
+
+    /// nominal := component ('.' component)*, where a component is an identifier or a runtime
+    /// context placeholder, optionally followed by generic arguments.
+    mutating func parseNominal() throws(TypeName.ParseError) -> TypeName {
+        var components: [TypeName.Component] = []
+        var prefix = ""
+        if lookingAt("(extension in ") {
+            let start = position
+            while let byte = current, byte != UInt8(ascii: ")") { position += 1 }
+            guard consume("):") else { throw TypeName.ParseError(part: rest, reason: "malformed extension context") }
+            prefix = String(decoding: bytes[start..<position], as: UTF8.self)
+        }
+        while true {
+            var name: String
+            if lookingAt("(unknown context at ") {
+                let start = position
+                while let byte = current, byte != UInt8(ascii: ")") { position += 1 }
+                guard consume(")") else { throw TypeName.ParseError(part: rest, reason: "malformed anonymous context") }
+                name = String(decoding: bytes[start..<position], as: UTF8.self)
+            } else if let identifier = parseIdentifier() {
+                name = identifier
+            } else {
+                throw TypeName.ParseError(part: rest.isEmpty ? "end of name" : rest, reason: "expected a type name")
+            }
+            if !prefix.isEmpty {
+                name = prefix + name
+                prefix = ""
+            }
+            var arguments: [TypeName] = []
+            if consume("<") {
+                while true {
+                    arguments.append(try parseType())
+                    skipSpaces()
+                    if consume(">") { break }
+                    try expect(",")
+                }
+            }
+            components.append(.init(name: name, arguments: arguments))
+            if lookingAt(".Type") && !isIdentifierByte(at: position + 5) { break }
+            if lookingAt(".Protocol") && !isIdentifierByte(at: position + 9) { break }
+            guard consume(".") else { break }
+        }
+        return .nominal(components)
+    }
+}

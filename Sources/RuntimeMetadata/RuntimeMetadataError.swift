@@ -1,0 +1,83 @@
+// RuntimeMetadataError.swift
+
+/// An error thrown by RuntimeMetadata when input does not describe what the caller asked for.
+///
+/// Every case carries what a reader needs to find the cause: the type involved, the field or
+/// case name, the name that failed to resolve. ``description`` prints type names as
+/// `String(reflecting:)` does.
+public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The metadata has a kind this version of the library does not know.
+    ///
+    /// - Parameters:
+    ///   - rawValue: The kind word the runtime stored.
+    ///   - typeName: The runtime's name for the type.
+    case unknownKind(rawValue: UInt, typeName: String)
+
+    /// The type has stored properties or cases, but its module was built without reflection
+    /// metadata (`-disable-reflection-metadata`), so their names and types are not recorded.
+    case missingReflectionMetadata(typeName: String)
+
+    /// The type's kind does not have the requested feature, such as cases of a struct.
+    ///
+    /// - Parameters:
+    ///   - typeName: The type.
+    ///   - expected: What the operation needs, such as "an enum".
+    case wrongKind(typeName: String, expected: String)
+
+    /// No stored property has the given name.
+    case noSuchField(name: String, typeName: String)
+
+    /// A field index is outside the type's stored properties.
+    case fieldIndexOutOfRange(index: Int, count: Int, typeName: String)
+
+    /// No enum case has the given name.
+    case noSuchCase(name: String, typeName: String)
+
+    /// A value of one type was used where another was required; nothing was read or written.
+    ///
+    /// - Parameters:
+    ///   - expected: The type the field, payload or root has.
+    ///   - actual: The type that was supplied or requested.
+    ///   - context: What was accessed, such as "field 'id' of 'Fixtures.Point'".
+    case typeMismatch(expected: String, actual: String, context: String)
+
+    /// The type of a field or payload is not recorded in a way the runtime can resolve.
+    case unresolvableFieldType(name: String, typeName: String, mangledName: String)
+
+    /// A type name could not be resolved.
+    ///
+    /// - Parameters:
+    ///   - name: The whole name.
+    ///   - part: The part that failed.
+    ///   - reason: Why it failed.
+    case unresolvableName(name: String, part: String, reason: String)
+
+    /// The operation needs a copyable type, and the type is `~Copyable`.
+    case noncopyableType(typeName: String)
+
+    /// A human-readable explanation.
+    public var description: String {
+        switch self {
+        case .unknownKind(let rawValue, let typeName):
+            return "unknown metadata kind 0x\(String(rawValue, radix: 16)) for '\(typeName)'"
+        case .missingReflectionMetadata(let typeName):
+            return "'\(typeName)' has no reflection metadata (its module was built with -disable-reflection-metadata)"
+        case .wrongKind(let typeName, let expected):
+            return "'\(typeName)' is not \(expected)"
+        case .noSuchField(let name, let typeName):
+            return "no field named '\(name)' in '\(typeName)'"
+        case .fieldIndexOutOfRange(let index, let count, let typeName):
+            return "field index \(index) is out of range for '\(typeName)', which has \(count) fields"
+        case .noSuchCase(let name, let typeName):
+            return "no case named '\(name)' in '\(typeName)'"
+        case .typeMismatch(let expected, let actual, let context):
+            return "type mismatch on \(context): expected '\(expected)', got '\(actual)'"
+        case .unresolvableFieldType(let name, let typeName, let mangledName):
+            return "the type of '\(name)' in '\(typeName)' does not resolve (mangled name '\(mangledName)')"
+        case .unresolvableName(let name, let part, let reason):
+            return "cannot resolve '\(part)' in type name '\(name)': \(reason)"
+        case .noncopyableType(let typeName):
+            return "'\(typeName)' is noncopyable"
+        }
+    }
+}
