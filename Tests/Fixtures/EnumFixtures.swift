@@ -28,7 +28,7 @@ public enum SinglePayloadEnum: Equatable {
 }
 
 /// Several payload cases: tag bits or an extra tag byte.
-public enum MultiPayloadEnum: Equatable {
+public enum MultiPayloadEnum: Equatable, Sendable {
     case int(Int)
     case string(String)
     case pair(Int, Double)
@@ -37,7 +37,7 @@ public enum MultiPayloadEnum: Equatable {
 }
 
 /// Payload and empty cases interleaved: the runtime orders payload cases first.
-public enum MixedOrderEnum: Equatable {
+public enum MixedOrderEnum: Equatable, Sendable {
     case e1
     case p1(Int)
     case e2

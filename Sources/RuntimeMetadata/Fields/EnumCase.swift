@@ -14,6 +14,11 @@ public struct EnumCase: Hashable, Sendable, CustomStringConvertible {
     /// The payload's type (a tuple for several associated values), or `nil` for a case without payload.
     public let payloadType: TypeMetadata?
 
+    /// The labels of the associated values (`nil` for unlabelled ones); empty without payload.
+    ///
+    /// `case rectangle(width: Double, height: Double)` has `["width", "height"]`.
+    public let payloadLabels: [String?]
+
     /// Whether the case has a payload.
     public let hasPayload: Bool
 
@@ -53,11 +58,23 @@ extension TypeMetadata {
         case .success(let records):
             var cases: [EnumCase] = []
             for (tag, entry) in records.enumerated() {
+                var payloadType = entry.type.map(TypeMetadata.init)
+                var labels: [String?] = []
+                if let tuple = payloadType, tuple.kind == .tuple {
+                    let elements = tuple.tupleElements
+                    labels = elements.map(\.label)
+                    // The compiler records one labelled value, `case c(radius: Double)`, as the
+                    // one-element tuple `(radius: Double)`, laid out as its element.
+                    if elements.count == 1 { payloadType = elements[0].type }
+                } else if payloadType != nil {
+                    labels = [nil]
+                }
                 cases.append(
                     EnumCase(
                         name: entry.name,
                         tag: tag,
-                        payloadType: entry.type.map(TypeMetadata.init),
+                        payloadType: payloadType,
+                        payloadLabels: labels,
                         hasPayload: tag < counts.payload || entry.hasType,
                         isIndirect: entry.flags & 0x1 != 0,
                         enumType: self

@@ -1,0 +1,223 @@
+// EnumTests.swift
+//
+// Enum cases and tags against `switch` and Mirror, payloads against the values put in, and
+// injection against `==`.
+
+import Fixtures
+import RuntimeMetadata
+import Testing
+
+/// The case name of a value as a `switch` sees it.
+private func switchName(_ value: MultiPayloadEnum) -> String {
+    switch value {
+    case .int: "int"
+    case .string: "string"
+    case .pair: "pair"
+    case .empty: "empty"
+    case .another: "another"
+    }
+}
+
+private func switchName(_ value: MixedOrderEnum) -> String {
+    switch value {
+    case .e1: "e1"
+    case .p1: "p1"
+    case .e2: "e2"
+    case .p2: "p2"
+    }
+}
+
+private func switchName(_ value: IndirectTree) -> String {
+    switch value {
+    case .leaf: "leaf"
+    case .node: "node"
+    }
+}
+
+private func switchName(_ value: Int?) -> String {
+    switch value {
+    case .some: "some"
+    case .none: "none"
+    }
+}
+
+@Suite("Enums")
+struct EnumTests {
+    static let multiPayloadValues: [MultiPayloadEnum] = [.int(1), .string("s"), .pair(2, 3.5), .empty, .another]
+    static let mixedValues: [MixedOrderEnum] = [.e1, .p1(1), .e2, .p2("two")]
+
+    @Test("Case names of values equal the switch's", arguments: multiPayloadValues)
+    func multiPayloadCaseNames(_ value: MultiPayloadEnum) throws {
+        let metadata = TypeMetadata(MultiPayloadEnum.self)
+        #expect(try metadata.caseName(of: value) == switchName(value))
+        let tag = try metadata.tag(of: value)
+        #expect(try metadata.cases[tag].name == switchName(value))
+    }
+
+    @Test("Interleaved cases: names follow the switch, tags put payload cases first", arguments: mixedValues)
+    func mixedOrder(_ value: MixedOrderEnum) throws {
+        let metadata = TypeMetadata(MixedOrderEnum.self)
+        #expect(try metadata.caseName(of: value) == switchName(value))
+        // include/swift/RemoteInspection/Records.h: payload cases first, then empty cases,
+        // each in declaration order; the tags number them in that order.
+        #expect(try metadata.cases.map(\.name) == ["p1", "p2", "e1", "e2"])
+    }
+
+    @Test("Case names equal Mirror's labels for payload cases and descriptions for empty ones")
+    func caseNamesAgainstMirror() throws {
+        let samples: [(Any.Type, Any)] = [
+            (MultiPayloadEnum.self, MultiPayloadEnum.pair(1, 2)),
+            (Shape.self, Shape.circle(radius: 2)),
+            (Shape.self, Shape.point),
+            (CompassDirection.self, CompassDirection.west),
+            (SingleCaseEnum.self, SingleCaseEnum.only),
+            (RawValueEnum.self, RawValueEnum.b),
+            (GenericEnum<Int>.self, GenericEnum<Int>.one(1)),
+            (IndirectTree.self, IndirectTree.node(.leaf(1), .leaf(2))),
+            (PartiallyIndirectEnum.self, PartiallyIndirectEnum.list(.value(3))),
+            (Namespace.NestedEnum.self, Namespace.NestedEnum.second(2)),
+        ]
+        for (type, value) in samples {
+            let metadata = TypeMetadata(type)
+            let name = try metadata.caseName(of: value)
+            let mirror = Mirror(reflecting: value)
+            let expected = mirror.children.first?.label ?? String(describing: value)
+            #expect(name == expected, "\(type)")
+        }
+    }
+
+    @Test("Every case of a CaseIterable enum is named in declaration order")
+    func caseIterable() throws {
+        let metadata = TypeMetadata(CompassDirection.self)
+        #expect(try metadata.cases.map(\.name) == CompassDirection.allCases.map { String(describing: $0) })
+        for direction in CompassDirection.allCases {
+            #expect(try metadata.caseName(of: direction) == String(describing: direction))
+        }
+    }
+
+    @Test("Optional: some and none")
+    func optional() throws {
+        let metadata = TypeMetadata(Int?.self)
+        #expect(metadata.kind == .optional)
+        for value: Int? in [1, nil] {
+            #expect(try metadata.caseName(of: value) == switchName(value))
+        }
+        #expect(try metadata.payload(of: Int?.some(4), as: Int.self) == 4)
+        #expect(try metadata.payload(of: Int?.none, as: Int.self) == nil)
+    }
+
+    @Test("Payloads equal the values put in", arguments: multiPayloadValues)
+    func payloads(_ value: MultiPayloadEnum) throws {
+        let metadata = TypeMetadata(MultiPayloadEnum.self)
+        let payload = try metadata.payload(of: value, as: Any.self)
+        switch value {
+        case .int(let int): #expect(payload as? Int == int)
+        case .string(let string): #expect(payload as? String == string)
+        case .pair(let a, let b):
+            let pair = try #require(payload as? (Int, Double))
+            #expect(pair.0 == a && pair.1 == b)
+        case .empty, .another: #expect(payload == nil)
+        }
+    }
+
+    @Test("Payloads of indirect cases are read out of their boxes")
+    func indirectPayloads() throws {
+        let tree = IndirectTree.node(.leaf(1), .node(.leaf(2), .leaf(3)))
+        let metadata = TypeMetadata(IndirectTree.self)
+        let children = try #require(try metadata.payload(of: tree, as: (IndirectTree, IndirectTree).self))
+        #expect(children.0 == .leaf(1))
+        #expect(children.1 == .node(.leaf(2), .leaf(3)))
+        #expect(try metadata.cases.allSatisfy(\.isIndirect))
+        let partial = TypeMetadata(PartiallyIndirectEnum.self)
+        #expect(try partial.cases.map(\.isIndirect) == [false, true])
+        #expect(
+            try partial.payload(of: PartiallyIndirectEnum.list(.value(5)), as: PartiallyIndirectEnum.self) == .value(5)
+        )
+    }
+
+    @Test("Projection leaves the value intact and balanced: no leak, no double release")
+    func projectionDoesNotLeak() throws {
+        weak var weakObject: ReferenceFixture?
+        do {
+            let object = ReferenceFixture(id: 9, name: "held")
+            weakObject = object
+            let value = ClassPayloadEnum.object(object)
+            let metadata = TypeMetadata(ClassPayloadEnum.self)
+            for _ in 0..<100 {
+                let payload = try metadata.payload(of: value, as: ReferenceFixture.self)
+                #expect(payload === object)
+            }
+            let made: ClassPayloadEnum = try metadata.makeValue(case: "object", payload: object)
+            #expect(made == value)
+        }
+        #expect(weakObject == nil)
+    }
+
+    @Test("Injected values equal the literals", arguments: multiPayloadValues)
+    func injection(_ value: MultiPayloadEnum) throws {
+        let metadata = TypeMetadata(MultiPayloadEnum.self)
+        let name = switchName(value)
+        let payload = try metadata.payload(of: value, as: Any.self)
+        let made: MultiPayloadEnum = try metadata.makeValue(case: name, payload: payload)
+        #expect(made == value)
+    }
+
+    @Test("Injection into indirect, generic and class-payload cases")
+    func injectionVariants() throws {
+        let tree: IndirectTree = try TypeMetadata(IndirectTree.self)
+            .makeValue(case: "node", payload: (IndirectTree.leaf(1), IndirectTree.leaf(2)))
+        #expect(tree == .node(.leaf(1), .leaf(2)))
+        let generic: GenericEnum<String> = try TypeMetadata(GenericEnum<String>.self).makeValue(
+            case: "pair",
+            payload: ("a", "b")
+        )
+        #expect(generic == .pair("a", "b"))
+        let object: ClassPayloadEnum = try TypeMetadata(ClassPayloadEnum.self)
+            .makeValue(case: "object", payload: ReferenceFixture.shared)
+        #expect(object == .object(.shared))
+        let some: Int? = try TypeMetadata(Int?.self).makeValue(case: "some", payload: 3)
+        #expect(some == 3)
+        let none: Int? = try TypeMetadata(Int?.self).makeValue(case: "none")
+        #expect(none == nil)
+    }
+
+    @Test("Wrong payloads and unknown cases throw")
+    func injectionErrors() {
+        let metadata = TypeMetadata(MultiPayloadEnum.self)
+        #expect(throws: RuntimeMetadataError.self) {
+            _ = try metadata.makeValue(case: "int", payload: "no", as: MultiPayloadEnum.self)
+        }
+        #expect(throws: RuntimeMetadataError.self) {
+            _ = try metadata.makeValue(case: "int", as: MultiPayloadEnum.self)
+        }
+        #expect(throws: RuntimeMetadataError.self) {
+            _ = try metadata.makeValue(case: "empty", payload: 1, as: MultiPayloadEnum.self)
+        }
+        #expect(throws: RuntimeMetadataError.noSuchCase(name: "missing", typeName: "Fixtures.MultiPayloadEnum")) {
+            _ = try metadata.makeValue(case: "missing", as: MultiPayloadEnum.self)
+        }
+        #expect(throws: RuntimeMetadataError.self) {
+            _ = try metadata.makeValue(case: "int", payload: 1, as: Shape.self)
+        }
+        #expect(throws: RuntimeMetadataError.self) { _ = try TypeMetadata(Point.self).cases }
+        #expect(throws: RuntimeMetadataError.self) { _ = try metadata.tag(of: Shape.point) }
+    }
+
+    @Test("Payload types and counts of the descriptor")
+    func payloadTypes() throws {
+        let cases = try TypeMetadata(Shape.self).cases
+        #expect(cases.map(\.name) == ["circle", "rectangle", "point"])
+        // A single labelled associated value is recorded as a one-element tuple with the
+        // element's layout; the model reports the element and keeps the label.
+        #expect(cases[0].payloadType == TypeMetadata(Double.self))
+        #expect(cases[0].payloadLabels == ["radius"])
+        #expect(cases[1].payloadLabels == ["width", "height"])
+        #expect(cases[1].payloadType == TypeMetadata((width: Double, height: Double).self))
+        #expect(cases[2].payloadType == nil)
+        #expect(cases.map(\.hasPayload) == [true, true, false])
+        let generic = try TypeMetadata(GenericEnum<[Int]>.self).cases
+        #expect(generic[0].payloadType == TypeMetadata([Int].self))
+        #expect(generic[1].payloadType == TypeMetadata(([Int], [Int]).self))
+        #expect(try TypeMetadata(EmptyEnum.self).cases.isEmpty)
+    }
+}

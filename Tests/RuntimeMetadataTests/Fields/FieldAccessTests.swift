@@ -1,0 +1,156 @@
+// FieldAccessTests.swift
+//
+// Checked reads and writes of stored properties, compared with the values read and written
+// through ordinary Swift property access.
+
+import Fixtures
+import RuntimeMetadata
+import Testing
+
+@Suite("Field access")
+struct FieldAccessTests {
+    @Test("Reads equal property access for every field of the eight-field struct")
+    func reads() throws {
+        let value = EightFieldStruct.sample
+        let metadata = TypeMetadata(EightFieldStruct.self)
+        #expect(try metadata.field(named: "id").value(in: value, as: Int.self) == value.id)
+        #expect(try metadata.field(named: "title").value(in: value, as: String.self) == value.title)
+        #expect(try metadata.field(named: "score").value(in: value, as: Double.self) == value.score)
+        #expect(try metadata.field(named: "isActive").value(in: value, as: Bool.self) == value.isActive)
+        #expect(try metadata.field(named: "count").value(in: value, as: Int32.self) == value.count)
+        #expect(try metadata.field(named: "values").value(in: value, as: [Int].self) == value.values)
+        #expect(try metadata.field(named: "note").value(in: value, as: String?.self) == value.note)
+        #expect(try metadata.field(named: "ratio").value(in: value, as: Float.self) == value.ratio)
+        #expect(try metadata.field(at: 0).value(in: value, as: Int.self) == value.id)
+        // Reading through the runtime's cast: as Any, and into an optional.
+        #expect(try metadata.field(named: "id").value(in: value) as? Int == value.id)
+        #expect(try metadata.field(named: "id").value(in: value, as: Int?.self) == value.id)
+    }
+
+    @Test("Writes change exactly the written property")
+    func writes() throws {
+        var value = EightFieldStruct.sample
+        var expected = value
+        let metadata = TypeMetadata(EightFieldStruct.self)
+        try metadata.field(named: "title").setValue("changed", in: &value)
+        expected.title = "changed"
+        #expect(value == expected)
+        try metadata.field(named: "values").setValue([9, 8, 7], in: &value)
+        expected.values = [9, 8, 7]
+        #expect(value == expected)
+        try metadata.field(named: "note").setValue(String?.none, in: &value)
+        expected.note = nil
+        #expect(value == expected)
+        // A value that casts to the property's type is accepted: String into String?.
+        try metadata.field(named: "note").setValue("again", in: &value)
+        expected.note = "again"
+        #expect(value == expected)
+    }
+
+    @Test("A wrong-typed write throws and changes nothing")
+    func mismatchedWrite() throws {
+        var value = EightFieldStruct.sample
+        let original = value
+        let field = try TypeMetadata(EightFieldStruct.self).field(named: "id")
+        #expect(
+            throws: RuntimeMetadataError.typeMismatch(
+                expected: "Swift.Int",
+                actual: "Swift.String",
+                context: "field 'id' of 'Fixtures.EightFieldStruct'"
+            )
+        ) {
+            try field.setValue("seven", in: &value)
+        }
+        #expect(throws: RuntimeMetadataError.self) { try field.setValue(7.5, in: &value) }
+        #expect(value == original)
+        #expect(throws: RuntimeMetadataError.self) { _ = try field.value(in: value, as: String.self) }
+        // A root of another type is rejected before anything is read.
+        #expect(throws: RuntimeMetadataError.self) { _ = try field.value(in: Point(x: 1, y: 2), as: Int.self) }
+        var point = Point(x: 1, y: 2)
+        #expect(throws: RuntimeMetadataError.self) { try field.setValue(1, in: &point) }
+        #expect(point == Point(x: 1, y: 2))
+    }
+
+    @Test("Class instances: own and inherited properties, through the instance and through Any")
+    func classes() throws {
+        let object = GenericSubclass(extra: 1.5)
+        let metadata = TypeMetadata(GenericSubclass.self)
+        #expect(try metadata.field(named: "extra").value(in: object, as: Double.self) == object.extra)
+        #expect(try metadata.field(named: "element").value(in: object, as: Int.self) == object.element)
+        #expect(try metadata.field(named: "baseName").value(in: object, as: String.self) == object.baseName)
+        var reference = object
+        try metadata.field(named: "baseValue").setValue(99, in: &reference)
+        #expect(object.baseValue == 99)
+        // A superclass's field read from a subclass instance held as the superclass or as Any.
+        let base: BaseClass = object
+        #expect(try TypeMetadata(BaseClass.self).field(named: "baseValue").value(in: base, as: Int.self) == 99)
+        let any: Any = object
+        #expect(try metadata.field(named: "extra").value(in: any, as: Double.self) == 1.5)
+        #expect(throws: RuntimeMetadataError.self) {
+            _ = try metadata.field(named: "extra").value(in: BaseClass(baseValue: 1, baseName: "b"), as: Double.self)
+        }
+        let foundation = FoundationSubclass()
+        #expect(
+            try TypeMetadata(FoundationSubclass.self).field(named: "marker").value(in: foundation, as: Int.self) == 42
+        )
+        #expect(
+            try TypeMetadata(FoundationSubclass.self).field(named: "label").value(in: foundation, as: String.self)
+                == foundation.label
+        )
+    }
+
+    @Test("Weak, unowned and unowned(unsafe) properties read and write through their references")
+    func referenceOwnership() throws {
+        let first = ReferenceFixture(id: 1, name: "first")
+        let second = ReferenceFixture(id: 2, name: "second")
+        var value = OwnershipStruct(strong: first)
+        let metadata = TypeMetadata(OwnershipStruct.self)
+        #expect(try metadata.field(named: "weakObject").value(in: value, as: ReferenceFixture?.self) === first)
+        #expect(try metadata.field(named: "unownedObject").value(in: value, as: ReferenceFixture.self) === first)
+        #expect(try metadata.field(named: "unmanagedObject").value(in: value, as: ReferenceFixture.self) === first)
+        try metadata.field(named: "weakObject").setValue(second, in: &value)
+        #expect(value.weakObject === second)
+        try metadata.field(named: "weakObject").setValue(ReferenceFixture?.none, in: &value)
+        #expect(value.weakObject == nil)
+        try metadata.field(named: "unownedObject").setValue(second, in: &value)
+        #expect(value.unownedObject === second)
+        withExtendedLifetime((first, second)) {}
+    }
+
+    @Test("Existential, tuple and closure properties")
+    func otherFieldKinds() throws {
+        var holder = ExistentialHolder.sample
+        let metadata = TypeMetadata(ExistentialHolder.self)
+        #expect(try metadata.field(named: "any").value(in: holder) as? Int == 1)
+        try metadata.field(named: "any").setValue("now a string", in: &holder)
+        #expect(holder.any as? String == "now a string")
+        #expect(try metadata.field(named: "proto").value(in: holder, as: Point.self) == Point(x: 1, y: 2))
+        try metadata.field(named: "proto").setValue(Point(x: 5, y: 6), in: &holder)
+        #expect(holder.proto as? Point == Point(x: 5, y: 6))
+        #expect(throws: RuntimeMetadataError.self) { try metadata.field(named: "proto").setValue(3, in: &holder) }
+        let tuples = TupleHolder(pair: (1, "p"), labeled: (x: 2, y: 3.5), empty: ())
+        let pair = try TypeMetadata(TupleHolder.self).field(named: "labeled").value(
+            in: tuples,
+            as: (x: Int, y: Double).self
+        )
+        #expect(pair.x == 2 && pair.y == 3.5)
+    }
+
+    @Test("Unknown field names and indices throw")
+    func unknownFields() {
+        let metadata = TypeMetadata(Point.self)
+        #expect(throws: RuntimeMetadataError.noSuchField(name: "z", typeName: "Fixtures.Point")) {
+            _ = try metadata.field(named: "z")
+        }
+        #expect(throws: RuntimeMetadataError.fieldIndexOutOfRange(index: 2, count: 2, typeName: "Fixtures.Point")) {
+            _ = try metadata.field(at: 2)
+        }
+        #expect(throws: RuntimeMetadataError.self) { _ = try TypeMetadata(Int?.self).fields }
+    }
+
+    @Test("A hidden noncopyable field type cannot be read")
+    func hiddenType() throws {
+        let field = try TypeMetadata(of: HoldsNoncopyable.self).field(named: "inner")
+        #expect(throws: RuntimeMetadataError.self) { _ = try field.value(in: 0, as: Int.self) }
+    }
+}

@@ -1,0 +1,156 @@
+// LayoutEqualityTests.swift
+//
+// Layout equality against `==` on Equatable types, for equal and unequal pairs.
+
+import Fixtures
+import Foundation
+import RuntimeMetadata
+import Testing
+
+/// Checks layout equality against `==` for every pair of values.
+private func expectAgreesWithEquality<T: Equatable>(_ values: [T], sourceLocation: SourceLocation = #_sourceLocation) {
+    for lhs in values {
+        for rhs in values {
+            #expect(
+                TypeMetadata.layoutEquals(lhs, rhs) == (lhs == rhs),
+                "\(lhs) vs \(rhs)",
+                sourceLocation: sourceLocation
+            )
+        }
+    }
+}
+
+/// A non-Equatable mirror of EightFieldStruct: equality must be structural.
+private struct PlainEightFields {
+    var id: Int
+    var title: String
+    var score: Double
+    var isActive: Bool
+    var count: Int32
+    var values: [Int]
+    var note: String?
+    var ratio: Float
+
+    init(_ value: EightFieldStruct) {
+        (id, title, score, isActive, count, values, note, ratio) = (
+            value.id, value.title, value.score, value.isActive, value.count, value.values, value.note, value.ratio
+        )
+    }
+
+    var equatable: EightFieldStruct {
+        EightFieldStruct(
+            id: id,
+            title: title,
+            score: score,
+            isActive: isActive,
+            count: count,
+            values: values,
+            note: note,
+            ratio: ratio
+        )
+    }
+}
+
+/// A non-Equatable enum with payloads.
+private enum PlainEnum {
+    case text(String)
+    case number(Int)
+    case nested(PlainEightFields?)
+    case nothing
+}
+
+@Suite("Layout equality")
+struct LayoutEqualityTests {
+    static var eightFieldValues: [EightFieldStruct] {
+        let base = EightFieldStruct.sample
+        var values = [base]
+        var copy = base
+        copy.id += 1
+        values.append(copy)
+        copy = base
+        copy.title = "other"
+        values.append(copy)
+        copy = base
+        copy.note = nil
+        values.append(copy)
+        copy = base
+        copy.values.append(1)
+        values.append(copy)
+        copy = base
+        copy.ratio = -0.0
+        values.append(copy)
+        copy = base
+        copy.score = .nan
+        values.append(copy)
+        return values
+    }
+
+    @Test("Equatable types agree with ==")
+    func equatableTypes() {
+        expectAgreesWithEquality(Self.eightFieldValues)
+        expectAgreesWithEquality([Point(x: 1, y: 2), Point(x: 1, y: 3), Point(x: 0, y: 2)])
+        expectAgreesWithEquality(["a", "b", "a" + "", String(repeating: "long string ", count: 4)])
+        expectAgreesWithEquality([MultiPayloadEnum.int(1), .int(2), .string("s"), .pair(1, 2), .empty, .another])
+        expectAgreesWithEquality([IndirectTree.leaf(1), .node(.leaf(1), .leaf(2)), .node(.leaf(1), .leaf(3))])
+        expectAgreesWithEquality([Int?.none, 1, 2])
+        expectAgreesWithEquality([
+            FoundationFieldsStruct.sample,
+            {
+                var v = FoundationFieldsStruct.sample; v.data = Data([9]); return v
+            }(),
+        ])
+        expectAgreesWithEquality([0.0, -0.0, 1.0, .nan])
+    }
+
+    @Test("Structs that are not Equatable compare field by field, as their Equatable twin")
+    func structuralStructs() {
+        for lhs in Self.eightFieldValues {
+            for rhs in Self.eightFieldValues {
+                #expect(TypeMetadata.layoutEquals(PlainEightFields(lhs), PlainEightFields(rhs)) == (lhs == rhs))
+            }
+        }
+    }
+
+    @Test("Enums that are not Equatable compare tags, then payloads")
+    func structuralEnums() {
+        let sample = PlainEightFields(.sample)
+        var changed = sample
+        changed.title = "x"
+        let values: [PlainEnum] = [
+            .text("a"), .text("b"), .number(1), .number(2), .nested(sample), .nested(changed), .nested(nil), .nothing,
+        ]
+        for (i, lhs) in values.enumerated() {
+            for (j, rhs) in values.enumerated() {
+                #expect(TypeMetadata.layoutEquals(lhs, rhs) == (i == j), "\(i) vs \(j)")
+            }
+        }
+    }
+
+    @Test("Class references compare by identity; tuples and existentials by content")
+    func referencesTuplesExistentials() {
+        let a = ReferenceFixture(id: 1, name: "a")
+        let b = ReferenceFixture(id: 1, name: "a")
+        #expect(TypeMetadata.layoutEquals(a, a))
+        #expect(!TypeMetadata.layoutEquals(a, b))
+        #expect(
+            TypeMetadata.layoutEquals(ClassHoldingStruct(object: a, count: 1), ClassHoldingStruct(object: a, count: 1))
+        )
+        #expect(
+            !TypeMetadata.layoutEquals(ClassHoldingStruct(object: a, count: 1), ClassHoldingStruct(object: b, count: 1))
+        )
+        #expect(TypeMetadata.layoutEquals((1, "x"), (1, "x")))
+        #expect(!TypeMetadata.layoutEquals((1, "x"), (1, "y")))
+        let any1: Any = Point(x: 1, y: 2)
+        let any2: Any = Point(x: 1, y: 2)
+        let any3: Any = "Point"
+        #expect(TypeMetadata.layoutEquals(any1, any2))
+        #expect(!TypeMetadata.layoutEquals(any1, any3))
+        let big1: Any = EightFieldStruct.sample
+        let big2: Any = EightFieldStruct.sample
+        #expect(TypeMetadata.layoutEquals(big1, big2))
+        let proto1: any FixtureProtocol = Point(x: 3, y: 4)
+        let proto2: any FixtureProtocol = Point(x: 3, y: 5)
+        #expect(!TypeMetadata.layoutEquals(proto1, proto2))
+        #expect(TypeMetadata.layoutEquals(proto1, proto1))
+    }
+}
