@@ -237,3 +237,16 @@ public struct GenericRequirement: Hashable, Sendable {
         hasKeyArgument = value.hasKeyArgument
     }
 }
+
+extension TypeDescriptor {
+    /// The nominal type descriptors of every loaded image, in the runtime's image order.
+    ///
+    /// The list comes from each image's `swift5_type_metadata` section. Noncopyable types are
+    /// recorded in a section the runtime does not register (`swift5_type_metadata_2`) and are
+    /// not listed; nor are types whose records were stripped.
+    /// - Returns: The descriptors, unique types only once.
+    public static func allLoaded() -> [TypeDescriptor] {
+        var seen = Set<DescriptorReference>()
+        return LoadedImages.typeDescriptors.compactMap { seen.insert($0).inserted ? TypeDescriptor($0) : nil }
+    }
+}

@@ -87,6 +87,8 @@ extension TypeMetadata {
         switch tree {
         case .value(let value):
             throw fail(String(value), "an integer is only valid as a generic argument")
+        case .pack:
+            throw fail("Pack{…}", "a pack is only valid as a generic argument")
         case .function(let text):
             throw fail(text, "function types cannot be resolved by name; use the mangled name")
         case .tuple(let elements):
@@ -148,6 +150,10 @@ extension TypeMetadata {
             for argument in arguments {
                 if case .value(let value) = argument {
                     values.append(.value(value))
+                } else if case .pack(let elements) = argument {
+                    var types: [MetadataReference] = []
+                    for element in elements { types.append(try resolve(element, in: name, index: index)) }
+                    values.append(.pack(types))
                 } else {
                     values.append(.type(try resolve(argument, in: name, index: index)))
                 }

@@ -18,6 +18,8 @@ indirect enum TypeName: Equatable, Sendable {
     case nominal([Component])
     /// An integer generic argument.
     case value(Int)
+    /// A pack of generic arguments, printed `Pack{A, B}`.
+    case pack([TypeName])
     /// A tuple with its labels ("" for unlabelled elements).
     case tuple([(label: String, type: TypeName)])
     /// A protocol composition (`P & Q`, `Base & P`).
@@ -33,6 +35,7 @@ indirect enum TypeName: Equatable, Sendable {
         switch (lhs, rhs) {
         case (.nominal(let a), .nominal(let b)): a == b
         case (.value(let a), .value(let b)): a == b
+        case (.pack(let a), .pack(let b)): a == b
         case (.tuple(let a), .tuple(let b)): a.map(\.label) == b.map(\.label) && a.map(\.type) == b.map(\.type)
         case (.composition(let a), .composition(let b)): a == b
         case (.metatype(let a), .metatype(let b)): a == b
@@ -254,6 +257,19 @@ private struct Parser {
                 guard consume(")") else { throw TypeName.ParseError(part: rest, reason: "malformed anonymous context") }
                 name = String(decoding: bytes[start..<position], as: UTF8.self)
             } else if let identifier = parseIdentifier() {
+                if identifier == "Pack" && components.isEmpty && consume("{") {
+                    var elements: [TypeName] = []
+                    skipSpaces()
+                    if !consume("}") {
+                        while true {
+                            elements.append(try parseType())
+                            skipSpaces()
+                            if consume("}") { break }
+                            try expect(",")
+                        }
+                    }
+                    return .pack(elements)
+                }
                 name = identifier
             } else {
                 throw TypeName.ParseError(part: rest.isEmpty ? "end of name" : rest, reason: "expected a type name")

@@ -57,9 +57,11 @@ final class TypeNameIndex: Sendable {
             key = "(extension in \(module)):\(extended)"
         } else {
             let parent = descriptor.parent.map { Self.key(of: $0, memo: &memo) }
+            // Imported C types print under their ABI name (`CFRunLoopRef` for `CFRunLoop`).
+            let abiName = descriptor.importInfo.first { $0.kind == "N" }?.value
             let own =
                 descriptor.isAnonymous
-                ? "(unknown context at $\(String(descriptor.identity, radix: 16)))" : descriptor.name
+                ? "(unknown context at $\(String(descriptor.identity, radix: 16)))" : abiName ?? descriptor.name
             key = parent.map { "\($0).\(own)" } ?? own
         }
         memo[descriptor] = key

@@ -34,6 +34,25 @@ struct TypeContextDescriptorLayout: Sendable {
         unsafe address.relativeDirectPointer(at: MemoryLayout<Fields>.offset(of: \.name)!)?.cString ?? ""
     }
 
+    /// The `TypeImportInfo` entries after the name of an imported C type (`HasImportInfo`):
+    /// NUL-terminated strings, each a kind character and a value (`N` the ABI name, `S` the
+    /// symbol namespace, `R` a related entity), ended by an empty string
+    /// (swiftlang/swift include/swift/ABI/TypeIdentity.h).
+    var importInfo: [(kind: Character, value: String)] {
+        guard unsafe typeFlags.hasImportInfo,
+            var cursor = unsafe address.relativeDirectPointer(at: MemoryLayout<Fields>.offset(of: \.name)!)
+        else { return [] }
+        var entries: [(kind: Character, value: String)] = []
+        unsafe cursor += unsafe cursor.cString.utf8.count + 1
+        while entries.count < 8 {
+            let entry = unsafe cursor.cString
+            guard let kind = entry.first else { break }
+            entries.append((kind, String(entry.dropFirst())))
+            unsafe cursor += entry.utf8.count + 1
+        }
+        return entries
+    }
+
     /// `AccessFunctionPtr`.
     var accessFunction: UnsafeRawPointer? {
         unsafe address.relativeDirectPointer(at: MemoryLayout<Fields>.offset(of: \.accessFunctionPtr)!)

@@ -59,6 +59,12 @@ struct DescriptorReference: Hashable, Sendable {
         }
     }
 
+    /// The import-info entries of an imported C type.
+    var importInfo: [(kind: Character, value: String)] {
+        guard isType else { return [] }
+        return unsafe TypeContextDescriptorLayout(address).importInfo
+    }
+
     /// The name of the module that contains the context.
     var moduleName: String { unsafe context.module?.moduleName ?? "" }
 
@@ -222,6 +228,30 @@ struct ProtocolReference: Hashable, Sendable {
 
     /// The number of witness-table requirements.
     var requirementCount: Int { unsafe layout.requirementCount }
+
+    /// The order of `TypeDecl::compare` in swiftlang/swift lib/AST/Decl.cpp, which fixes the
+    /// order of protocols in an existential: by the depth of the enclosing context, then the
+    /// module's name, then the enclosing types', then the protocol's own name.
+    /// - Parameters:
+    ///   - lhs: A protocol.
+    ///   - rhs: Another protocol.
+    /// - Returns: Whether `lhs` comes first.
+    static func canonicallyPrecedes(_ lhs: ProtocolReference, _ rhs: ProtocolReference) -> Bool {
+        func path(_ reference: ProtocolReference) -> [String] {
+            var names: [String] = []
+            var current: DescriptorReference? = reference.descriptor
+            while let context = current, names.count < 64 {
+                names.append(context.name)
+                current = context.parent
+            }
+            return names.reversed()
+        }
+        let left = path(lhs)
+        let right = path(rhs)
+        if left.count != right.count { return left.count < right.count }
+        for (a, b) in zip(left, right) where a != b { return a < b }
+        return false
+    }
 
     /// Whether `metadata` conforms, per `swift_conformsToProtocol`.
     /// - Parameter metadata: The type.

@@ -90,7 +90,12 @@ struct MetadataReference: Hashable, Sendable {
         unsafe MetadataReference(RuntimeEntryPoints.existentialMetatype(of: instance.address))
     }
 
-    /// The metadata of an existential type.
+    /// The metadata of an existential type, its protocols put in the compiler's canonical order.
+    ///
+    /// `swift_getExistentialTypeMetadata` uniques the list it is given without reordering it,
+    /// so the protocols are sorted as `TypeDecl::compare` (swiftlang/swift lib/AST/Decl.cpp)
+    /// orders them: shallower contexts first, then by module name, then by enclosing type,
+    /// then by name.
     /// - Parameters:
     ///   - protocols: The protocols.
     ///   - classBound: Whether the existential is class-constrained.
@@ -103,7 +108,7 @@ struct MetadataReference: Hashable, Sendable {
     ) -> MetadataReference {
         unsafe MetadataReference(
             RuntimeEntryPoints.existentialType(
-                protocols: protocols.map { unsafe $0.address },
+                protocols: protocols.sorted(by: ProtocolReference.canonicallyPrecedes).map { unsafe $0.address },
                 classBound: classBound,
                 superclass: superclass?.address
             )
