@@ -89,6 +89,12 @@ extension Field {
         guard let type, type.isCopyable else {
             throw .unresolvableFieldType(name: name, typeName: declaringType.name, mangledName: mangledTypeName)
         }
+        guard type.hasValueWitnesses else {
+            throw .wrongKind(
+                typeName: type.name,
+                expected: "a type with value witnesses, which values need to be copied"
+            )
+        }
         return type
     }
 

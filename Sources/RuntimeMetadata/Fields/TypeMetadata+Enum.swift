@@ -56,7 +56,7 @@ extension TypeMetadata {
     {
         let enumCase = try enumCase(of: value)
         guard enumCase.hasPayload else { return nil }
-        guard let payloadType = enumCase.payloadType, payloadType.isCopyable else {
+        guard let payloadType = enumCase.payloadType, payloadType.isCopyable, payloadType.hasValueWitnesses else {
             throw .unresolvableFieldType(name: enumCase.name, typeName: name, mangledName: "")
         }
         guard
@@ -101,7 +101,7 @@ extension TypeMetadata {
         let context = "the payload of case '\(caseName)' of '\(name)'"
         let payloadType = enumCase.payloadType
         if enumCase.hasPayload {
-            guard let payloadType, payloadType.isCopyable else {
+            guard let payloadType, payloadType.isCopyable, payloadType.hasValueWitnesses else {
                 throw .unresolvableFieldType(name: caseName, typeName: name, mangledName: "")
             }
             guard let payload else {

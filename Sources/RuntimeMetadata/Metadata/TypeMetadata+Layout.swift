@@ -31,6 +31,12 @@ extension TypeMetadata {
     /// Whether the value witness table carries the enum witnesses (tag, projection, injection).
     public var hasEnumWitnesses: Bool { record.witnesses.flags & ValueWitnessFlags.hasEnumWitnesses != 0 }
 
+    /// Whether the metadata carries a value witness table, which reading and writing values needs.
+    ///
+    /// False for unknown kinds and for `@convention(block)` function types on Linux, where the
+    /// runtime leaves the table unset; their layout is then reported as one pointer.
+    public var hasValueWitnesses: Bool { record.reference.hasValueWitnesses }
+
     /// The raw value witness flags, for diagnostics.
     public var valueWitnessFlags: UInt32 { record.witnesses.flags }
 

@@ -3,8 +3,6 @@
 // An index of the loaded images' type and protocol descriptors by the qualified name the
 // runtime prints for them, built on first use and rebuilt when an image is loaded.
 
-import Synchronization
-
 /// The descriptors of the loaded images, by runtime-style qualified name.
 final class TypeNameIndex: Sendable {
     /// Type descriptors by name (generic arguments stripped).
@@ -14,17 +12,14 @@ final class TypeNameIndex: Sendable {
     /// The number of images indexed.
     let imageCount: Int
 
-    private static let current = Mutex<TypeNameIndex?>(nil)
+    /// The indexes built so far, by the number of images they cover. Images are only ever
+    /// added (the runtime cannot unload Swift images), so the count identifies the set.
+    private static let indexes = ConcurrentCache<TypeNameIndex>()
 
     /// The index of the currently loaded images, rebuilt after an image was loaded.
     static var shared: TypeNameIndex {
         let images = LoadedImages.count
-        return current.withLock { index in
-            if let index, index.imageCount == images { return index }
-            let fresh = TypeNameIndex(imageCount: images)
-            index = fresh
-            return fresh
-        }
+        return indexes.value(for: UInt(images)) { TypeNameIndex(imageCount: images) }
     }
 
     private init(imageCount: Int) {

@@ -46,7 +46,11 @@ struct SweepTests {
             }
             do {
                 switch metadata.kind {
-                case .struct, .class: _ = try metadata.fields
+                case .struct, .class:
+                    if ProcessInfo.processInfo.environment["SWEEP_TRACE"] != nil {
+                        FileHandle.standardError.write(Data("SWEEPTRACE \(metadata.name)\n".utf8))
+                    }
+                    _ = try metadata.fields
                 case .enum, .optional: _ = try metadata.cases
                 default: break
                 }

@@ -29,9 +29,28 @@ struct MetadataLayout: Sendable {
     }
 
     /// The value witness table (`TargetTypeMetadataHeader::ValueWitnesses`, one word before the address point).
+    ///
+    /// `nil` for `@convention(block)` function types without Objective-C interop: the runtime
+    /// never sets their table there (`FunctionCacheEntry` in stdlib/public/runtime/Metadata.cpp
+    /// only assigns the block witnesses under SWIFT_OBJC_INTEROP), so the word is garbage.
     var valueWitnesses: ValueWitnessTableLayout? {
+        if unsafe isBlockFunctionWithoutWitnesses { return nil }
         guard let table = unsafe address.pointer(at: -MemoryLayout<UInt>.size) else { return nil }
         return unsafe ValueWitnessTableLayout(table)
+    }
+
+    /// Whether this is `@convention(block)` function metadata on a platform without Objective-C interop.
+    var isBlockFunctionWithoutWitnesses: Bool {
+        #if _runtime(_ObjC)
+        return false
+        #else
+        guard unsafe kind == .function else { return false }
+        let function = unsafe FunctionTypeMetadataLayout(address)
+        let convention =
+            unsafe (function.flags & FunctionTypeMetadataLayout.Flag.conventionMask)
+            >> FunctionTypeMetadataLayout.Flag.conventionShift
+        return convention == 1
+        #endif
     }
 
     /// The `Description` word that struct, enum and optional metadata store after the kind.

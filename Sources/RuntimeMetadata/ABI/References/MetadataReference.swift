@@ -49,6 +49,10 @@ struct MetadataReference: Hashable, Sendable {
         return kind.isClass ? 0 : kind.rawValue
     }
 
+    /// Whether the metadata has a usable value witness table, which every copy, read or write
+    /// of a value needs.
+    var hasValueWitnesses: Bool { unsafe layout.valueWitnesses != nil }
+
     /// Whether the runtime reports the metadata as complete.
     var isComplete: Bool { unsafe RuntimeEntryPoints.isComplete(address) }
 
@@ -132,6 +136,16 @@ struct MetadataReference: Hashable, Sendable {
     /// Reads the value witness table's size, stride, flags and extra inhabitants.
     var valueWitnesses: ValueWitnessSummary {
         guard let table = unsafe layout.valueWitnesses else {
+            if unsafe layout.isBlockFunctionWithoutWitnesses {
+                // A block is one retained pointer; see MetadataLayout.valueWitnesses.
+                let word = MemoryLayout<UInt>.size
+                return ValueWitnessSummary(
+                    size: word,
+                    stride: word,
+                    flags: UInt32(word - 1) | ValueWitnessFlags.isNonPOD,
+                    extraInhabitantCount: 0
+                )
+            }
             return ValueWitnessSummary(size: 0, stride: 1, flags: 0, extraInhabitantCount: 0)
         }
         return unsafe ValueWitnessSummary(
