@@ -24,7 +24,13 @@ let package = Package(
             swiftSettings: strictSettings + [.strictMemorySafety()]
         ),
         .target(
+            name: "ResilientFixtures",
+            path: "Tests/ResilientFixtures",
+            swiftSettings: strictSettings + [.unsafeFlags(["-enable-library-evolution"])]
+        ),
+        .target(
             name: "Fixtures",
+            dependencies: ["ResilientFixtures"],
             path: "Tests/Fixtures",
             swiftSettings: strictSettings
         ),
@@ -35,7 +41,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RuntimeMetadataTests",
-            dependencies: ["RuntimeMetadata", "Fixtures", "FixturesWithoutReflection"],
+            dependencies: ["RuntimeMetadata", "Fixtures", "FixturesWithoutReflection", "ResilientFixtures"],
             swiftSettings: strictSettings
         ),
     ],

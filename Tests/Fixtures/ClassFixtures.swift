@@ -3,6 +3,7 @@
 // Classes, each named after the class layout feature it exercises.
 
 public import Foundation
+public import ResilientFixtures
 
 /// A final root class with two stored properties.
 public final class ReferenceFixture: ClassBoundProtocol, FixtureProtocol, @unchecked Sendable {
@@ -86,4 +87,33 @@ public actor CounterActor {
     public var count: Int = 0
     public let name: String = "counter"
     public init() {}
+}
+
+/// A subclass of a resilient class from another module: its field offsets count from a
+/// start the runtime computes (HasResilientSuperclass).
+public final class ResilientSubclass: ResilientBase {
+    public var extra: Double = 2.5
+    public var tag: Int8 = 3
+}
+
+/// A generic subclass of a resilient generic class: generic arguments and fields after a
+/// superclass of unknown size.
+public final class ResilientGenericSubclass<U>: ResilientGenericBase<[U]> {
+    public var more: U
+    public init(more: U) {
+        self.more = more
+        super.init(element: [more])
+    }
+}
+
+/// A struct holding a resilient struct from another module.
+public struct HoldsResilientStruct {
+    public var before: Int8
+    public var resilient: ResilientStruct
+    public var after: Int8
+    public init(before: Int8, resilient: ResilientStruct, after: Int8) {
+        self.before = before
+        self.resilient = resilient
+        self.after = after
+    }
 }

@@ -4,6 +4,8 @@
 // RuntimeMetadata: sizes from MemoryLayout, offsets from MemoryLayout.offset(of:), names from
 // String(reflecting:), labels from Mirror.
 
+import ResilientFixtures
+
 /// One fixture type with the oracle facts about it.
 public struct FixtureCase: Sendable, CustomStringConvertible {
     /// The type.
@@ -160,6 +162,11 @@ public enum Fixtures {
         .make(Int.IntExtensionNested.self, sample: { .init(value: 2) }, offsets: [("value", \.value)]),
         .make(SIMD4<Float>.self, sample: { SIMD4(1, 2, 3, 4) }),
         .make(
+            HoldsResilientStruct.self,
+            sample: { HoldsResilientStruct(before: 1, resilient: ResilientStruct(first: 2, second: "r"), after: 3) },
+            offsets: [("before", \.before), ("resilient", \.resilient), ("after", \.after)]
+        ),
+        .make(
             ClassHoldingStruct.self,
             sample: { ClassHoldingStruct(object: .shared, count: 2) },
             offsets: [("object", \.object), ("count", \.count)]
@@ -197,6 +204,8 @@ public enum Fixtures {
         .make(FoundationSubclass.self, sample: { FoundationSubclass() }),
         .make(TreeNode.self, sample: { TreeNode(label: "root") }),
         .make(CounterActor.self, sample: { CounterActor() }),
+        .make(ResilientSubclass.self, sample: { ResilientSubclass() }),
+        .make(ResilientGenericSubclass<Int16>.self, sample: { ResilientGenericSubclass(more: 7) }),
     ]
 
     /// Structural types: tuples, functions, existentials and metatypes.

@@ -5,10 +5,14 @@
 
 import Fixtures
 import RuntimeMetadata
+@_spi(Reflection) import Swift
 import Testing
 
 @Suite("Layout")
 struct LayoutTests {
+    /// `_EachFieldOptions.classType`, spelled by value: upstream declares it a `static var`.
+    static let classType = _EachFieldOptions(rawValue: 1 << 0)
+
     @Test("Size, stride and alignment equal MemoryLayout's", arguments: Fixtures.all)
     func sizes(_ fixture: FixtureCase) {
         let metadata = TypeMetadata(fixture.type)
@@ -106,19 +110,39 @@ struct LayoutTests {
         }
     }
 
-    @Test("Inherited field offsets equal the runtime's _forEachField")
-    func classOffsetsAgainstStandardLibrary() throws {
-        for type in [
-            DerivedClass.self, GenericSubclass.self, DoubleGenericSubclass<Int8>.self, FoundationSubclass.self,
-            TreeNode.self,
-        ]
-            as [Any.Type]
-        {
-            let fields = try TypeMetadata(type).fields
-            for field in try TypeMetadata(type).ownFields {
-                #expect(fields.contains(field))
-            }
-            #expect(Set(fields.map(\.offset)).count == fields.count, "distinct offsets in \(type)")
+    @Test(
+        "Class field names, offsets and types equal the standard library's _forEachField",
+        arguments: Fixtures.classes
+    )
+    func classFieldsAgainstStandardLibrary(_ fixture: FixtureCase) throws {
+        var expected: [(name: String, offset: Int, type: Any.Type)] = []
+        let walked = _forEachField(of: fixture.type, options: Self.classType) { name, offset, type, _ in
+            expected.append((String(cString: name), offset, type))
+            return true
+        }
+        try #require(walked, "the standard library cannot walk \(fixture.name)")
+        let fields = try TypeMetadata(fixture.type).fields
+        #expect(fields.map(\.name) == expected.map(\.name))
+        #expect(fields.map(\.offset) == expected.map(\.offset))
+        for (field, oracle) in zip(fields, expected) {
+            #expect(field.type == TypeMetadata(oracle.type), "\(field.name)")
+        }
+    }
+
+    @Test("Struct field offsets and types equal the standard library's _forEachField", arguments: Fixtures.structs)
+    func structFieldsAgainstStandardLibrary(_ fixture: FixtureCase) throws {
+        guard TypeMetadata(fixture.type).kind == .struct else { return }
+        var expected: [(name: String, offset: Int, type: Any.Type)] = []
+        let walked = _forEachField(of: fixture.type) { name, offset, type, _ in
+            expected.append((String(cString: name), offset, type))
+            return true
+        }
+        try #require(walked)
+        let fields = try TypeMetadata(fixture.type).fields
+        #expect(fields.map(\.name) == expected.map(\.name))
+        #expect(fields.map(\.offset) == expected.map(\.offset))
+        for (field, oracle) in zip(fields, expected) {
+            #expect(field.type == TypeMetadata(oracle.type), "\(field.name)")
         }
     }
 

@@ -3,6 +3,7 @@
 // Tuples, functions, existentials, metatypes and generic arguments.
 
 import Fixtures
+import ResilientFixtures
 import RuntimeMetadata
 import Testing
 
@@ -184,6 +185,15 @@ struct StructuralTypeTests {
         #expect(extensionNested.parents.first?.kind == .extension)
         #expect(TypeMetadata(privateFixtureType).descriptor?.parents.first?.kind == .anonymous)
         #expect(TypeMetadata(CounterActor.self).descriptor?.kind == .class)
+        // TypeContextDescriptorFlags bit 13 (include/swift/ABI/MetadataValues.h): the subclass
+        // of a class from a module built with library evolution has a resilient superclass.
+        let resilientFlag: UInt16 = 1 << 13
+        #expect(
+            TypeMetadata(ResilientSubclass.self).descriptor.map { $0.kindSpecificFlags & resilientFlag }
+                == resilientFlag
+        )
+        #expect(TypeMetadata(GenericSubclass.self).descriptor.map { $0.kindSpecificFlags & resilientFlag } == 0)
+        #expect(TypeMetadata(ResilientGenericSubclass<Int8>.self).genericArguments == [.type(TypeMetadata(Int8.self))])
     }
 
     @Test("Copyability from value witnesses and descriptors, generic instantiations included")

@@ -1,0 +1,103 @@
+// ReadmeExampleTests.swift
+//
+// The README's examples, compiled and checked. Each test names the README section it mirrors;
+// keep the two in step.
+
+import RuntimeMetadata
+import Testing
+
+// README: "Layout and fields"
+private struct Point {
+    var x: Int
+    var y: Double
+    let label: String
+}
+
+// README: "Enums"
+private enum Shape {
+    case circle(radius: Double)
+    case square(side: Double)
+    case empty
+}
+
+@Suite("README examples")
+struct ReadmeExampleTests {
+    @Test("Layout and fields")
+    func layoutAndFields() throws {
+        let metadata = TypeMetadata(Point.self)
+        #expect(metadata.kind == .struct)
+        #expect(metadata.size == MemoryLayout<Point>.size)
+        #expect(metadata.name == String(reflecting: Point.self))
+        var lines: [String] = []
+        for field in try metadata.fields {
+            lines.append("\(field.name) \(field.type?.name ?? "?") \(field.offset) \(field.isVar)")
+        }
+        #expect(
+            lines == [
+                "x Swift.Int \(MemoryLayout<Point>.offset(of: \.x)!) true",
+                "y Swift.Double \(MemoryLayout<Point>.offset(of: \.y)!) true",
+                "label Swift.String \(MemoryLayout<Point>.offset(of: \.label)!) false",
+            ]
+        )
+    }
+
+    @Test("Reading and writing a field")
+    func readingAndWriting() throws {
+        let metadata = TypeMetadata(Point.self)
+        var point = Point(x: 1, y: 2, label: "p")
+        let x = try metadata.field(named: "x")
+        let value = try x.value(in: point, as: Int.self)
+        #expect(value == 1)
+        try x.setValue(7, in: &point)
+        #expect(point.x == 7)
+        var message = ""
+        do {
+            try x.setValue("seven", in: &point)
+        } catch {
+            message = "\(error)"
+        }
+        #expect(message.hasPrefix("type mismatch on field 'x' of '"))
+        #expect(message.hasSuffix("Point': expected 'Swift.Int', got 'Swift.String'"))
+        #expect(point.x == 7)
+    }
+
+    @Test("Enums")
+    func enums() throws {
+        let shape = TypeMetadata(Shape.self)
+        #expect(try shape.cases.map(\.name) == ["circle", "square", "empty"])
+        #expect(try shape.caseName(of: Shape.square(side: 2)) == "square")
+        #expect(try shape.payload(of: Shape.circle(radius: 3), as: Double.self) == 3.0)
+        let made: Shape = try shape.makeValue(case: "circle", payload: 1.5)
+        guard case .circle(let radius) = made else {
+            Issue.record("expected a circle, got \(made)")
+            return
+        }
+        #expect(radius == 1.5)
+    }
+
+    @Test("Generic arguments, tuples and functions")
+    func genericsTuplesFunctions() {
+        #expect(
+            TypeMetadata([String: [Int]].self).genericArguments == [
+                .type(TypeMetadata(String.self)), .type(TypeMetadata([Int].self)),
+            ]
+        )
+        #expect(TypeMetadata((x: Int, String).self).tupleElements.map(\.name) == ["x", ".1"])
+        #expect(TypeMetadata(((inout Int) async throws -> String).self).function?.isAsync == true)
+    }
+
+    @Test("Types by name")
+    func typesByName() throws {
+        let dictionary = try TypeMetadata(named: "Swift.Dictionary<Swift.String, Swift.Array<Swift.Int>>")
+        let same = try TypeMetadata(mangledName: "SDySSSaySiGG")
+        #expect(dictionary == same)
+        #expect(dictionary == TypeMetadata([String: [Int]].self))
+    }
+
+    @Test("Layout equality")
+    func layoutEquality() {
+        let point = Point(x: 1, y: 2, label: "p")
+        #expect(TypeMetadata.layoutEquals(point, point))
+        #expect(!TypeMetadata.layoutEquals(point, Point(x: 1, y: 2, label: "q")))
+    }
+}
