@@ -7,6 +7,23 @@
 
 #include "CMDRuntime.h"
 
+#if __has_feature(ptrauth_calls)
+#include <ptrauth.h>
+/// On arm64e the pointers this file calls come out of metadata stripped of their signatures
+/// (ABI/Pointers/PointerAuthentication.swift); sign them the way a C function pointer call
+/// expects. Written from swiftlang/swift include/swift/ABI/PointerAuth.h; untested here.
+#define CMD_CALLABLE(function) ptrauth_sign_unauthenticated(function, ptrauth_key_function_pointer, 0)
+
+const void *cmd_stripPointer(const void *pointer) {
+    // Data pointers in metadata use the DA key, code pointers IA; stripping ignores the key's
+    // discriminator, and both keys strip the same bits.
+    return ptrauth_strip(pointer, ptrauth_key_asda);
+}
+#else
+/// Elsewhere, function pointers are called as stored.
+#define CMD_CALLABLE(function) (function)
+#endif
+
 typedef struct {
     const char *data;
     uintptr_t length;
@@ -176,15 +193,15 @@ CMDMetadataResponse cmd_callMetadataAccessFunction(
     const void *const *arguments) {
     switch (count) {
     case 0:
-        return ((CMDAccess0)function)(request);
+        return ((CMDAccess0)CMD_CALLABLE(function))(request);
     case 1:
-        return ((CMDAccess1)function)(request, arguments[0]);
+        return ((CMDAccess1)CMD_CALLABLE(function))(request, arguments[0]);
     case 2:
-        return ((CMDAccess2)function)(request, arguments[0], arguments[1]);
+        return ((CMDAccess2)CMD_CALLABLE(function))(request, arguments[0], arguments[1]);
     case 3:
-        return ((CMDAccess3)function)(request, arguments[0], arguments[1], arguments[2]);
+        return ((CMDAccess3)CMD_CALLABLE(function))(request, arguments[0], arguments[1], arguments[2]);
     default:
-        return ((CMDAccessN)function)(request, arguments);
+        return ((CMDAccessN)CMD_CALLABLE(function))(request, arguments);
     }
 }
 
@@ -196,21 +213,21 @@ typedef CMD_SWIFT_CC void (*CMDProjectWitness)(void *, const void *);
 typedef CMD_SWIFT_CC void (*CMDInjectWitness)(void *, unsigned, const void *);
 
 void cmd_callCopyWitness(const void *witness, void *destination, void *source, const void *metadata) {
-    ((CMDCopyWitness)witness)(destination, source, metadata);
+    ((CMDCopyWitness)CMD_CALLABLE(witness))(destination, source, metadata);
 }
 
 void cmd_callDestroyWitness(const void *witness, void *value, const void *metadata) {
-    ((CMDDestroyWitness)witness)(value, metadata);
+    ((CMDDestroyWitness)CMD_CALLABLE(witness))(value, metadata);
 }
 
 unsigned cmd_callGetEnumTagWitness(const void *witness, const void *value, const void *metadata) {
-    return ((CMDGetEnumTagWitness)witness)(value, metadata);
+    return ((CMDGetEnumTagWitness)CMD_CALLABLE(witness))(value, metadata);
 }
 
 void cmd_callDestructiveProjectEnumDataWitness(const void *witness, void *value, const void *metadata) {
-    ((CMDProjectWitness)witness)(value, metadata);
+    ((CMDProjectWitness)CMD_CALLABLE(witness))(value, metadata);
 }
 
 void cmd_callDestructiveInjectEnumTagWitness(const void *witness, void *value, unsigned tag, const void *metadata) {
-    ((CMDInjectWitness)witness)(value, tag, metadata);
+    ((CMDInjectWitness)CMD_CALLABLE(witness))(value, tag, metadata);
 }

@@ -242,6 +242,14 @@ CMD_EXTERN void cmd_callDestructiveInjectEnumTagWitness(
     unsigned tag,
     const void *metadata);
 
+#if __has_feature(ptrauth_calls)
+/// Strips the pointer-authentication signature from a data or function pointer read out of
+/// metadata. Exists only on arm64e, where Swift has no spelling for `ptrauth_strip`.
+/// - Parameter pointer: A possibly signed pointer.
+/// - Returns: The plain address.
+CMD_EXTERN const void *cmd_stripPointer(const void *pointer);
+#endif
+
 CMD_ASSUME_NONNULL_END
 
 #endif  // CMD_RUNTIME_H

@@ -23,9 +23,15 @@ extension Field {
     public func value<Root, Value>(in root: Root, as type: Value.Type = Value.self) throws(RuntimeMetadataError)
         -> Value
     {
+        if needsOpening(Root.self) {
+            // A struct, enum or tuple held in an existential: read from the opened value.
+            func read<Opened>(_ opened: Opened) -> Result<Value, RuntimeMetadataError> {
+                Result { () throws(RuntimeMetadataError) -> Value in try self.value(in: opened, as: Value.self) }
+            }
+            return try _openExistential(root as Any, do: read).get()
+        }
         let fieldType = try resolvedType()
-        let (isReference, rootType) = try checkRoot(root)
-        _ = rootType
+        let isReference = try checkRoot(root)
         let value = OpaqueValueAccess.readField(
             of: root,
             isReference: isReference,
@@ -64,8 +70,31 @@ extension Field {
     /// - Throws: ``RuntimeMetadataError/typeMismatch(expected:actual:context:)`` when `root` is not of
     ///   the declaring type or `newValue` does not cast to the property's type.
     public func setValue<Root, Value>(_ newValue: Value, in root: inout Root) throws(RuntimeMetadataError) {
+        if needsOpening(Root.self) {
+            // A value held in an existential: write into the opened value, then store it back.
+            func write<Opened>(_ opened: Opened) -> Result<Root, RuntimeMetadataError> {
+                var copy = opened
+                do throws(RuntimeMetadataError) {
+                    try self.setValue(newValue, in: &copy)
+                } catch {
+                    return .failure(error)
+                }
+                guard let rewrapped = copy as? Root else {
+                    return .failure(
+                        .typeMismatch(
+                            expected: TypeMetadata(Root.self).name,
+                            actual: declaringType.name,
+                            context: context
+                        )
+                    )
+                }
+                return .success(rewrapped)
+            }
+            root = try _openExistential(root as Any, do: write).get()
+            return
+        }
         let fieldType = try resolvedType()
-        let (isReference, _) = try checkRoot(root)
+        let isReference = try checkRoot(root)
         let written = OpaqueValueAccess.writeField(
             newValue,
             of: &root,
@@ -98,20 +127,26 @@ extension Field {
         return type
     }
 
+    /// Whether a root of static type `Root` must be opened first: an existential holding a
+    /// value type. Class instances are reached through any static type.
+    private func needsOpening<Root>(_: Root.Type) -> Bool {
+        declaringType.kind != .class && TypeMetadata(Root.self).kind == .existential
+    }
+
     /// Checks that `root` holds the declaring type, and says whether it is a class instance.
-    private func checkRoot<Root>(_ root: Root) throws(RuntimeMetadataError) -> (isReference: Bool, type: TypeMetadata) {
+    private func checkRoot<Root>(_ root: Root) throws(RuntimeMetadataError) -> Bool {
         let staticType = TypeMetadata(Root.self)
         if declaringType.kind == .class {
             // Any static type works as long as the dynamic type inherits the declaring class.
             var current: TypeMetadata? = TypeMetadata(Swift.type(of: root as Any))
             if staticType.kind == .class || staticType.kind == .existential {
                 while let type = current {
-                    if type == declaringType { return (true, staticType) }
+                    if type == declaringType { return true }
                     current = type.superclass
                 }
             }
         } else if staticType == declaringType {
-            return (false, staticType)
+            return false
         }
         throw .typeMismatch(
             expected: declaringType.name,

@@ -136,6 +136,21 @@ struct FieldAccessTests {
         #expect(pair.x == 2 && pair.y == 3.5)
     }
 
+    @Test("Values held in Any or an existential are opened, read and written back")
+    func existentialRoots() throws {
+        let field = try TypeMetadata(Point.self).field(named: "y")
+        var any: Any = Point(x: 1, y: 2)
+        #expect(try field.value(in: any, as: Int.self) == 2)
+        try field.setValue(5, in: &any)
+        #expect(any as? Point == Point(x: 1, y: 5))
+        var proto: any FixtureProtocol = Point(x: 3, y: 4)
+        try field.setValue(6, in: &proto)
+        #expect(proto as? Point == Point(x: 3, y: 6))
+        var other: Any = "not a point"
+        #expect(throws: RuntimeMetadataError.self) { try field.setValue(1, in: &other) }
+        #expect(other as? String == "not a point")
+    }
+
     @Test("Unknown field names and indices throw")
     func unknownFields() {
         let metadata = TypeMetadata(Point.self)

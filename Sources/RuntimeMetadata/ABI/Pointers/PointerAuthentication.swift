@@ -2,20 +2,23 @@
 //
 // Pointer authentication on arm64e, after swiftlang/swift include/swift/ABI/PointerAuth.h
 // and include/swift/Runtime/Config.h (SWIFT_PTRAUTH). On arm64e the runtime signs value
-// witnesses, metadata access functions and a few descriptor pointers; on every other target,
-// Linux x86_64 included, pointers are used as stored and these functions are identities.
+// witness tables, witnesses, metadata access functions and some descriptor pointers. On every
+// other target, Linux x86_64 included, this file compiles to an identity.
+
+#if _ptrauth(_arm64e)
+internal import CMetadata
+#endif
 
 extension UnsafeRawPointer {
-    /// Strips a pointer-authentication signature from a function or data pointer.
+    /// The pointer without a pointer-authentication signature.
     ///
-    /// On arm64e the signature lives in the pointer's high bits; `ptrauth_strip` would be
-    /// the C spelling. Nothing in this package calls signed pointers directly: calls go
-    /// through CMetadata's trampolines, which the C compiler authenticates. Elsewhere this
-    /// returns its argument.
+    /// On arm64e the signature lives in the high bits and `ptrauth_strip` removes it (in
+    /// CMetadata, since Swift cannot spell it); function pointers stripped here are signed again
+    /// by CMetadata's trampolines before they are called. Elsewhere this is the pointer itself.
+    @inline(__always)
     var strippingPointerAuthentication: UnsafeRawPointer {
-        #if arch(arm64e)
-        // The virtual address space on arm64e Apple platforms uses the low 47 bits.
-        return unsafe UnsafeRawPointer(bitPattern: UInt(bitPattern: self) & 0x0000_7FFF_FFFF_FFFF)!
+        #if _ptrauth(_arm64e)
+        return unsafe cmd_stripPointer(self)
         #else
         return unsafe self
         #endif

@@ -46,9 +46,14 @@ extension UnsafeRawPointer {
     /// Reads a pointer-sized word at `offset` as a pointer.
     /// - Parameter offset: The byte offset from this address.
     /// - Returns: The pointer, or `nil` when the word is 0.
+    ///
+    /// On arm64e, metadata words that hold pointers (value witness tables, descriptors,
+    /// witnesses) are signed; the signature is stripped here, so every pointer the ABI layer
+    /// follows is a plain address. Calls through stripped function pointers are re-signed by
+    /// CMetadata's trampolines.
     func pointer(at offset: Int) -> UnsafeRawPointer? {
         let word: UInt = unsafe read(at: offset)
-        return unsafe UnsafeRawPointer(bitPattern: word)
+        return unsafe UnsafeRawPointer(bitPattern: word)?.strippingPointerAuthentication
     }
 
     /// Reads the NUL-terminated UTF-8 string at this address.
