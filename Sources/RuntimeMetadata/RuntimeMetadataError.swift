@@ -55,6 +55,29 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
     /// The operation needs a copyable type, and the type is `~Copyable`.
     case noncopyableType(typeName: String)
 
+    /// The type is not a single protocol's existential, so it names no protocol descriptor.
+    ///
+    /// Marker protocols such as `Sendable` are erased from existential types at run time:
+    /// `(any Sendable).self` is `Any.self`.
+    case notAProtocol(typeName: String)
+
+    /// The protocol is a marker protocol (`Sendable`, `Copyable`, `Escapable`, `BitwiseCopyable`):
+    /// it has no runtime records, and conformance to it cannot be checked at run time.
+    case markerProtocol(name: String)
+
+    /// A generic type could not be instantiated with the given arguments.
+    ///
+    /// - Parameters:
+    ///   - typeName: The generic type's qualified name.
+    ///   - reason: The violated requirement or the argument mismatch.
+    case instantiationFailed(typeName: String, reason: String)
+
+    /// The dynamic loader refused to load a library.
+    case imageLoadFailed(path: String, reason: String)
+
+    /// A library loaded, but the Swift runtime registered no metadata for it.
+    case notASwiftImage(path: String)
+
     /// A human-readable explanation.
     public var description: String {
         switch self {
@@ -78,6 +101,17 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
             return "cannot resolve '\(part)' in type name '\(name)': \(reason)"
         case .noncopyableType(let typeName):
             return "'\(typeName)' is noncopyable"
+        case .notAProtocol(let typeName):
+            return "'\(typeName)' is not the existential of a single protocol"
+        case .markerProtocol(let name):
+            return
+                "'\(name)' is a marker protocol: it has no runtime records, so conformance to it cannot be checked at run time"
+        case .instantiationFailed(let typeName, let reason):
+            return "cannot instantiate '\(typeName)': \(reason)"
+        case .imageLoadFailed(let path, let reason):
+            return "cannot load '\(path)': \(reason)"
+        case .notASwiftImage(let path):
+            return "'\(path)' loaded, but it carries no Swift metadata"
         }
     }
 }

@@ -8,6 +8,14 @@
 
 internal import CMetadata
 
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
 /// A loaded image's Swift sections.
 @unsafe
 struct ImageSections: Sendable {
@@ -84,6 +92,14 @@ struct ImageSections: Sendable {
         }
     }
 
+    /// The conformance descriptors of `swift5_protocol_conformances` (`TargetProtocolConformanceRecord`:
+    /// a relative direct pointer).
+    var conformanceDescriptors: [UnsafeRawPointer] {
+        guard let base = unsafe protocolConformances.baseAddress else { return unsafe [] }
+        let count = unsafe protocolConformances.count / 4
+        return unsafe (0..<count).compactMap { index in unsafe (base + index * 4).relativeDirectPointer(at: 0) }
+    }
+
     /// The field descriptors of `swift5_fieldmd`, walked one after another.
     var fieldDescriptors: [FieldDescriptorLayout] {
         guard let base = unsafe fieldMetadata.baseAddress else { return unsafe [] }
@@ -118,4 +134,48 @@ enum LoadedImages {
 
     /// The paths of the loaded images, in image order.
     static var paths: [String] { unsafe ImageSections.all.map { unsafe $0.path } }
+
+    /// Loads a shared library with `dlopen(path, RTLD_NOW | RTLD_NODELETE)`.
+    ///
+    /// `RTLD_NODELETE` because the runtime keeps pointers into every Swift image it has seen
+    /// and does not support unloading one: after a real `dlclose`, the next conformance scan
+    /// reads unmapped memory (ABI reference §15).
+    /// - Parameter path: The library's path.
+    /// - Returns: `nil` on success, or the loader's error message.
+    static func load(path: String) -> String? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        if unsafe dlopen(path, RTLD_NOW | RTLD_NODELETE) != nil { return nil }
+        guard let message = unsafe dlerror() else { return "dlopen failed" }
+        return unsafe String(cString: message)
+        #else
+        return "loading images is not supported on this platform"
+        #endif
+    }
+
+    /// One loaded image's records, as handles.
+    struct ImageRecords: Sendable {
+        /// The image's path.
+        var path: String
+        /// An integer identity of the image (its base address).
+        var identity: UInt
+        /// Its nominal type descriptors.
+        var typeDescriptors: [DescriptorReference]
+        /// Its protocol descriptors.
+        var protocolDescriptors: [ProtocolReference]
+        /// Its conformance descriptors.
+        var conformances: [ConformanceRecordReference]
+    }
+
+    /// The records of every loaded image, in image order.
+    static var images: [ImageRecords] {
+        unsafe ImageSections.all.map { image in
+            unsafe ImageRecords(
+                path: image.path,
+                identity: image.baseAddress.map { UInt(bitPattern: $0) } ?? 0,
+                typeDescriptors: image.typeDescriptors.map(DescriptorReference.init),
+                protocolDescriptors: image.protocolDescriptors.map(ProtocolReference.init),
+                conformances: image.conformanceDescriptors.map(ConformanceRecordReference.init)
+            )
+        }
+    }
 }

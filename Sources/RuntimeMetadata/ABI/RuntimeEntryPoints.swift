@@ -147,6 +147,22 @@ enum RuntimeEntryPoints {
         unsafe cmd_getExistentialMetatypeMetadata(instance)
     }
 
+    /// `swift_getAssociatedTypeWitness` with a blocking request.
+    /// - Parameters:
+    ///   - witnessTable: The conformance's witness table.
+    ///   - conformingType: The conforming type.
+    ///   - requirementsBase: The protocol's requirement base.
+    ///   - requirement: The associated-type requirement.
+    /// - Returns: The associated type's metadata.
+    static func associatedTypeWitness(
+        witnessTable: UnsafeRawPointer,
+        conformingType: UnsafeRawPointer,
+        requirementsBase: UnsafeRawPointer,
+        requirement: UnsafeRawPointer
+    ) -> UnsafeRawPointer? {
+        unsafe cmd_getAssociatedTypeWitness(witnessTable, conformingType, requirementsBase, requirement)
+    }
+
     /// `swift_allocBox`.
     /// - Parameter metadata: The boxed type.
     /// - Returns: The box (retained) and the address of its uninitialized value.

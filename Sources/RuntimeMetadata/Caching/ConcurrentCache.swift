@@ -10,15 +10,38 @@
 
 import Synchronization
 
-/// A lock-free, insert-only cache from integer keys to immutable objects.
-final class ConcurrentCache<Value: AnyObject & Sendable>: Sendable {
+/// A key of a ``ConcurrentCache``: equatable, with a cheap well-mixed hash.
+protocol CacheKey: Equatable, Sendable {
+    /// A hash whose low bits are well distributed; no Hasher, so lookups stay cheap.
+    var cacheHash: UInt { get }
+}
+
+extension UInt: CacheKey {
+    /// Addresses are at least 4-byte aligned: fold the high bits into the low ones.
+    var cacheHash: UInt { (self >> 4) ^ (self >> 16) ^ (self >> 28) }
+}
+
+/// Two identities, such as a type and a protocol.
+struct IdentityPair: CacheKey {
+    var first: UInt
+    var second: UInt
+
+    var cacheHash: UInt {
+        // A multiplicative mix of both words (the 64-bit golden ratio constant).
+        let mixed = (first ^ (second &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+        return mixed >> 20
+    }
+}
+
+/// A lock-free, insert-only cache from keys to immutable objects.
+final class ConcurrentCache<Key: CacheKey, Value: AnyObject & Sendable>: Sendable {
     /// One immutable entry; only its link to the next entry is written, once.
     private final class Node: Sendable {
-        let key: UInt
+        let key: Key
         let value: Value
         let next = AtomicLazyReference<Node>()
 
-        init(key: UInt, value: Value) {
+        init(key: Key, value: Value) {
             self.key = key
             self.value = value
         }
@@ -32,16 +55,14 @@ final class ConcurrentCache<Value: AnyObject & Sendable>: Sendable {
         buckets = InlineArray { _ in AtomicLazyReference() }
     }
 
-    private static func bucket(for key: UInt) -> Int {
-        // Addresses are at least 4-byte aligned; fold the high bits into the low ones.
-        let mixed = (key >> 4) ^ (key >> 16) ^ (key >> 28)
-        return Int(mixed & 4095)
+    private static func bucket(for key: Key) -> Int {
+        Int(key.cacheHash & 4095)
     }
 
     /// Looks up a key without locking or allocating.
     /// - Parameter key: The key.
     /// - Returns: The cached value, or `nil`.
-    func value(for key: UInt) -> Value? {
+    func value(for key: Key) -> Value? {
         var node = buckets[Self.bucket(for: key)].load()
         while let current = node {
             if current.key == key { return current.value }
@@ -59,7 +80,7 @@ final class ConcurrentCache<Value: AnyObject & Sendable>: Sendable {
     ///   - key: The key.
     ///   - make: Builds the value.
     /// - Returns: The published value.
-    func value(for key: UInt, orInsert make: () throws -> Value) rethrows -> Value {
+    func value(for key: Key, orInsert make: () throws -> Value) rethrows -> Value {
         if let existing = value(for: key) { return existing }
         let fresh = Node(key: key, value: try make())
         let index = Self.bucket(for: key)

@@ -9,7 +9,7 @@
 /// Everything RuntimeMetadata knows about one type.
 final class TypeRecord: Sendable {
     /// All records, by metadata identity.
-    static let cache = ConcurrentCache<TypeRecord>()
+    static let cache = ConcurrentCache<UInt, TypeRecord>()
 
     /// The metadata.
     let reference: MetadataReference
@@ -31,6 +31,7 @@ final class TypeRecord: Sendable {
     let cases = LazyValue<Result<[EnumCase], RuntimeMetadataError>>()
     let tupleElements = LazyValue<[TupleElement]>()
     let comparator = LazyValue<ValueComparator>()
+    let existentialShape = LazyValue<ExistentialShape?>()
 
     /// Returns the record of a metadata record, building it on first use.
     /// - Parameter reference: The metadata.

@@ -250,3 +250,33 @@ extension TypeDescriptor {
         return LoadedImages.typeDescriptors.compactMap { seen.insert($0).inserted ? TypeDescriptor($0) : nil }
     }
 }
+
+extension TypeDescriptor {
+    /// Instantiates a generic type with arguments for its generic parameters, outer types' first.
+    ///
+    /// Every requirement of the generic signature is checked first, conformances with the
+    /// runtime's own lookup, so a violation is reported instead of producing broken metadata:
+    ///
+    /// ```swift
+    /// let set = try TypeMetadata(Set<Int>.self).descriptor!.instantiate(with: [.type(TypeMetadata(String.self))])
+    /// ```
+    /// - Parameter arguments: One argument per generic parameter: a type, a pack or an integer.
+    /// - Returns: The instantiated type.
+    /// - Throws: ``RuntimeMetadataError/instantiationFailed(typeName:reason:)`` naming the mismatch or
+    ///   the unmet requirement.
+    public func instantiate(with arguments: [GenericArgument]) throws(RuntimeMetadataError) -> TypeMetadata {
+        let values: [MetadataReference.GenericArgumentValue] = arguments.map { argument in
+            switch argument {
+            case .type(let type): .type(type.reference)
+            case .pack(let types): .pack(types.map(\.reference))
+            case .value(let value): .value(value)
+            }
+        }
+        switch reference.instantiate(values) {
+        case .success(let metadata):
+            return TypeMetadata(metadata)
+        case .failure(let failure):
+            throw .instantiationFailed(typeName: qualifiedName, reason: TypeMetadata.reason(failure))
+        }
+    }
+}

@@ -12,7 +12,7 @@ private final class NamedType: Sendable {
 }
 
 /// Resolved names by hash. A hash collision between two names leaves the second uncached.
-private let namedTypes = ConcurrentCache<NamedType>()
+private let namedTypes = ConcurrentCache<UInt, NamedType>()
 
 extension TypeMetadata {
     /// Finds a type by the name `String(reflecting:)` prints for it.
@@ -167,7 +167,7 @@ extension TypeMetadata {
         }
     }
 
-    private static func reason(_ failure: DescriptorReference.InstantiationFailure) -> String {
+    static func reason(_ failure: DescriptorReference.InstantiationFailure) -> String {
         switch failure {
         case .argumentCount(let expected, let actual):
             "expected \(expected) generic arguments, got \(actual)"

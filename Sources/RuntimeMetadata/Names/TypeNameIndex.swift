@@ -14,7 +14,7 @@ final class TypeNameIndex: Sendable {
 
     /// The indexes built so far, by the number of images they cover. Images are only ever
     /// added (the runtime cannot unload Swift images), so the count identifies the set.
-    private static let indexes = ConcurrentCache<TypeNameIndex>()
+    private static let indexes = ConcurrentCache<UInt, TypeNameIndex>()
 
     /// The index of the currently loaded images, rebuilt after an image was loaded.
     static var shared: TypeNameIndex {

@@ -4,6 +4,7 @@
 // the thread sanitizer by .ci/run.
 
 import Fixtures
+import Foundation
 import RuntimeMetadata
 import Testing
 
@@ -54,6 +55,37 @@ struct ConcurrencyTests {
                         #expect(try field.value(in: value, as: Int.self) == round)
                         #expect(TypeMetadata.layoutEquals(value, value))
                         #expect(try TypeMetadata(Shape.self).caseName(of: Shape.point) == "point")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    @Test("Concurrent conformance lookups, enumerations and openings agree with as?")
+    func concurrentConformances() async throws {
+        let equatable = try ProtocolDescriptor((any Equatable).self)
+        let hashable = try ProtocolDescriptor((any Hashable).self)
+        let types: [Any.Type] = [
+            Int.self, String.self, Point.self, EightFieldStruct.self, ReferenceFixture.self, GenericBox<Int>.self,
+            GenericBox<ReferenceFixture>.self, [Point].self, Shape.self, MixedAlignmentStruct.self,
+        ]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    let values: [Any] = [1, "s", Point(x: 1, y: 2), EightFieldStruct.sample, Shape.point]
+                    for round in 0..<40 {
+                        let type = types[(round + worker) % types.count]
+                        #expect(equatable.isConformed(by: type) == (type is any Equatable.Type))
+                        #expect(hashable.isConformed(by: type) == (type is any Hashable.Type))
+                        let value = values[(round + worker) % values.count]
+                        #expect(
+                            (hashable.open(value, as: (any Hashable).self) == nil) == ((value as? any Hashable) == nil)
+                        )
+                        if round % 10 == worker % 10 {
+                            #expect(!hashable.conformanceRecords().isEmpty)
+                            _ = TypeMetadata(type).conformances
+                        }
                     }
                 }
             }

@@ -53,6 +53,35 @@ struct ProtocolDescriptorLayout: Sendable {
         unsafe Int(address.read(at: MemoryLayout<Fields>.offset(of: \.numRequirements)!, as: UInt32.self))
     }
 
+    /// The requirement signature (`NumRequirementsInSignature` generic requirements): inherited
+    /// protocols appear as conformance requirements on `Self` (mangled `x`).
+    var signatureRequirements: [GenericRequirementDescriptorLayout] {
+        unsafe (0..<signatureRequirementCount).map {
+            unsafe GenericRequirementDescriptorLayout(
+                address + MemoryLayout<Fields>.size + $0 * GenericRequirementDescriptorLayout.size
+            )
+        }
+    }
+
+    /// The address of `TargetProtocolRequirement` `index` (8 bytes each: `Flags`, `DefaultImplementation`).
+    /// - Parameter index: The requirement's index.
+    /// - Returns: Its address.
+    func requirement(_ index: Int) -> UnsafeRawPointer {
+        unsafe address + MemoryLayout<Fields>.size + signatureRequirementCount * GenericRequirementDescriptorLayout.size
+            + index * 8
+    }
+
+    /// The `ProtocolRequirementFlags` of requirement `index`.
+    /// - Parameter index: The requirement's index.
+    /// - Returns: The flags: kind in the low 4 bits, 0x10 instance, 0x20 async.
+    func requirementFlags(_ index: Int) -> UInt32 {
+        unsafe requirement(index).read()
+    }
+
+    /// The requirement base: one requirement before the first (`TargetProtocolDescriptor::getRequirementBase`),
+    /// from which witness-table offsets are counted.
+    var requirementBase: UnsafeRawPointer { unsafe requirement(0) - 8 }
+
     /// `AssociatedTypeNames`, split at spaces.
     var associatedTypeNames: [String] {
         guard

@@ -214,6 +214,9 @@ struct ProtocolReference: Hashable, Sendable {
 
     private var layout: ProtocolDescriptorLayout { unsafe ProtocolDescriptorLayout(address) }
 
+    /// A stable integer identity.
+    var identity: UInt { UInt(bitPattern: unsafe address) }
+
     /// The context descriptor handle.
     var descriptor: DescriptorReference { unsafe DescriptorReference(address) }
 

@@ -1,0 +1,192 @@
+// Conformance.swift
+
+import Synchronization
+
+/// The proof that one type conforms to one protocol: the witness table the runtime found.
+///
+/// Get one from ``ProtocolDescriptor/conformance(of:)``. With it, read associated types, and
+/// open the type or a value of it as the protocol's existential without `as?`.
+public struct Conformance: Hashable, Sendable, CustomStringConvertible {
+    /// The conforming type.
+    public let type: TypeMetadata
+    /// The protocol.
+    public let protocolDescriptor: ProtocolDescriptor
+    /// The witness table.
+    let witnessTable: WitnessTableReference
+
+    /// The record the witness table was instantiated from, when it is one of the loaded images'.
+    public var record: ConformanceRecord? {
+        guard let reference = witnessTable.record else { return nil }
+        return ImageGeneration.shared.index.all.first { $0.reference == reference }
+    }
+
+    /// Resolves an associated type of the conformance, such as `Body` of a view.
+    /// - Parameter name: The associated type's name.
+    /// - Returns: The type the conforming type binds it to, or `nil` when the protocol has no
+    ///   associated type of that name.
+    public func associatedType(named name: String) -> TypeMetadata? {
+        guard let position = protocolDescriptor.associatedTypeNames.firstIndex(of: name) else { return nil }
+        // Associated types are the first requirements, in the order of their names, which
+        // ProtocolDescriptorLayout documents; find the position-th associated-type requirement.
+        var seen = 0
+        for (index, flags) in protocolDescriptor.reference.requirementFlags.enumerated() where flags & 0x0F == 7 {
+            if seen == position {
+                return witnessTable.associatedType(
+                    protocolDescriptor.reference,
+                    requirementIndex: index,
+                    conformingType: type.reference
+                ).map(TypeMetadata.init)
+            }
+            seen += 1
+        }
+        return nil
+    }
+
+    /// `Type: Protocol`.
+    public var description: String { "\(type.name): \(protocolDescriptor.qualifiedName)" }
+}
+
+/// One cached conformance answer for a (type, protocol) pair.
+///
+/// A positive answer never changes: images cannot be unloaded. A negative answer remembers the
+/// image count it was checked against and is checked again once more images are loaded.
+final class ConformanceAnswer: Sendable {
+    /// The witness table, once found.
+    let found = AtomicLazyReference<FoundConformance>()
+    /// The image count at which the type was last found not to conform; -1 before any check.
+    let checkedImageCount = Atomic<Int>(-1)
+
+    /// A found conformance, boxed for publication.
+    final class FoundConformance: Sendable {
+        let conformance: Conformance
+        init(_ conformance: Conformance) { self.conformance = conformance }
+    }
+}
+
+/// Conformance answers by (type, protocol).
+let conformanceAnswers = ConcurrentCache<IdentityPair, ConformanceAnswer>()
+
+extension ProtocolDescriptor {
+    /// Finds the conformance of a type to this protocol.
+    ///
+    /// The runtime's `swift_conformsToProtocol` decides, conditional conformances and
+    /// superclasses included; the answer is cached both ways. A second question about the same
+    /// type takes no lock and allocates nothing. A negative answer is checked again after an
+    /// image is loaded (through ``Image/load(_:)``, or noticed by ``Image/all`` and the other
+    /// enumerations), since a plugin may add the conformance.
+    /// - Parameter type: The type.
+    /// - Returns: The conformance, or `nil` when the type does not conform.
+    public func conformance(of type: TypeMetadata) -> Conformance? {
+        let answer = conformanceAnswers.value(
+            for: IdentityPair(first: type.reference.identity, second: reference.identity)
+        ) {
+            ConformanceAnswer()
+        }
+        if let found = answer.found.load() { return found.conformance }
+        let generation = ImageGeneration.shared.current
+        if answer.checkedImageCount.load(ordering: .acquiring) >= generation { return nil }
+        guard let table = reference.witnessTable(for: type.reference) else {
+            answer.checkedImageCount.store(generation, ordering: .releasing)
+            return nil
+        }
+        let conformance = Conformance(type: type, protocolDescriptor: self, witnessTable: table)
+        return answer.found.storeIfNil(ConformanceAnswer.FoundConformance(conformance)).conformance
+    }
+
+    /// Finds the conformance of a type to this protocol.
+    /// - Parameter type: The type.
+    /// - Returns: The conformance, or `nil`.
+    public func conformance(of type: Any.Type) -> Conformance? {
+        conformance(of: TypeMetadata(type))
+    }
+
+    /// Whether a type conforms to this protocol.
+    /// - Parameter type: The type.
+    /// - Returns: `true` when the runtime finds a conformance.
+    public func isConformed(by type: Any.Type) -> Bool {
+        conformance(of: TypeMetadata(type)) != nil
+    }
+
+    /// The conformance records of this protocol in every loaded image, generic types included.
+    ///
+    /// Records are indexed by protocol on first use and again after an image is loaded; asking
+    /// again takes no lock and allocates nothing.
+    /// - Returns: The records, in image order.
+    public func conformanceRecords() -> [ConformanceRecord] {
+        ImageGeneration.shared.index.byProtocol[reference] ?? []
+    }
+
+    /// The types with a conformance record for this protocol: non-generic types as metadata,
+    /// generic ones as the records that describe their instantiations.
+    /// - Returns: The conforming non-generic types, in image order.
+    public func conformingTypes() -> [TypeMetadata] {
+        var seen = Set<TypeMetadata>()
+        return conformanceRecords().compactMap { record in
+            guard let descriptor = record.typeDescriptor, !descriptor.isGeneric, let type = descriptor.metadata,
+                conformance(of: type) != nil, seen.insert(type).inserted
+            else { return nil }
+            return type
+        }
+    }
+}
+
+extension TypeMetadata {
+    /// The protocols this type conforms to, as far as the loaded images record them.
+    ///
+    /// Candidates are the protocols of every conformance record of the type and of its
+    /// superclasses, and the protocols those inherit; each is confirmed with the runtime, so
+    /// conditional conformances appear only when their conditions hold. Conformances the
+    /// runtime provides without records (tuples, functions, metatypes) are not listed.
+    public var conformances: [ProtocolDescriptor] {
+        let index = ImageGeneration.shared.index
+        var candidates: [ProtocolReference] = []
+        var current: TypeMetadata? = self
+        while let type = current, candidates.count < 10_000 {
+            if let descriptor = type.record.descriptor {
+                candidates += (index.byType[descriptor] ?? []).compactMap(\.reference.protocolReference)
+            }
+            current = type.superclass
+        }
+        var queue = candidates
+        var seen = Set<ProtocolReference>()
+        var result: [ProtocolDescriptor] = []
+        while let next = queue.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            let descriptor = ProtocolDescriptor(next)
+            if descriptor.conformance(of: self) != nil {
+                result.append(descriptor)
+                queue += next.inheritedProtocols
+            }
+        }
+        return result.sorted { $0.qualifiedName < $1.qualifiedName }
+    }
+
+    /// Whether the type satisfies every constraint of an existential type: its protocols, its
+    /// superclass and its class constraint, as `as? any P & Q` would.
+    /// - Parameter existential: An existential type, such as `(any P & Q).self`.
+    /// - Returns: Whether the type conforms to the composition.
+    /// - Throws: ``RuntimeMetadataError/wrongKind(typeName:expected:)`` when `existential` is not an existential type.
+    public func conforms(to existential: Any.Type) throws(RuntimeMetadataError) -> Bool {
+        let composition = TypeMetadata(existential)
+        guard let summary = composition.record.reference.existential else {
+            throw .wrongKind(typeName: composition.name, expected: "an existential type")
+        }
+        if let superclass = summary.superclass {
+            var current: TypeMetadata? = self
+            var found = false
+            while let type = current {
+                if type.reference == superclass {
+                    found = true
+                    break
+                }
+                current = type.superclass
+            }
+            if !found { return false }
+        }
+        if composition.existential?.isClassBound == true && kind != .class {
+            // A class-bound existential can hold class instances (and class-bound existentials).
+            guard kind == .existential, self.existential?.isClassBound == true else { return false }
+        }
+        return summary.protocols.allSatisfy { ProtocolDescriptor($0).conformance(of: self) != nil }
+    }
+}

@@ -1,0 +1,42 @@
+// ConformanceIndex.swift
+//
+// The conformance records of every loaded image, indexed by protocol and by conforming type
+// descriptor, built once per set of loaded images.
+
+/// All conformance records of a set of loaded images, indexed.
+final class ConformanceIndex: Sendable {
+    /// The images, in registration order.
+    let images: [Image]
+    /// The number of images.
+    let imageCount: Int
+    /// Records by protocol.
+    let byProtocol: [ProtocolReference: [ConformanceRecord]]
+    /// Records by conforming type descriptor.
+    let byType: [DescriptorReference: [ConformanceRecord]]
+    /// Every record.
+    let all: [ConformanceRecord]
+
+    init(imageCount: Int) {
+        self.imageCount = imageCount
+        let images = LoadedImages.images.map(Image.init)
+        self.images = images
+        var byProtocol: [ProtocolReference: [ConformanceRecord]] = [:]
+        var byType: [DescriptorReference: [ConformanceRecord]] = [:]
+        var all: [ConformanceRecord] = []
+        for image in images {
+            for reference in image.conformanceReferences {
+                let record = ConformanceRecord(reference, image: image)
+                all.append(record)
+                if let protocolReference = reference.protocolReference {
+                    byProtocol[protocolReference, default: []].append(record)
+                }
+                if let type = reference.typeDescriptor {
+                    byType[type, default: []].append(record)
+                }
+            }
+        }
+        self.byProtocol = byProtocol
+        self.byType = byType
+        self.all = all
+    }
+}

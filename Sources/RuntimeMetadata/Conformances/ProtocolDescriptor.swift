@@ -1,0 +1,167 @@
+// ProtocolDescriptor.swift
+
+/// A protocol as the runtime records it: its name, requirements, associated types and the
+/// protocols it inherits.
+///
+/// Get one from an existential type, by name, or from the protocols an ``Image`` defines:
+///
+/// ```swift
+/// let hashable = try ProtocolDescriptor((any Hashable).self)
+/// let same = try ProtocolDescriptor(named: "Swift.Hashable")
+/// ```
+///
+/// Marker protocols (`Sendable`, `Copyable`, `Escapable`, `BitwiseCopyable`) have no runtime
+/// records at all; asking for one by name throws ``RuntimeMetadataError/markerProtocol(name:)``
+/// rather than pretending that nothing conforms.
+public struct ProtocolDescriptor: Hashable, Sendable, CustomStringConvertible {
+    /// The protocol descriptor handle.
+    let reference: ProtocolReference
+
+    init(_ reference: ProtocolReference) {
+        self.reference = reference
+    }
+
+    /// The marker protocols of the standard library, which have no runtime records.
+    public static let markerProtocolNames: Set<String> = [
+        "Swift.Sendable", "Swift.Copyable", "Swift.Escapable", "Swift.BitwiseCopyable", "Swift.SendableMetatype",
+    ]
+
+    /// The protocol of an existential type, such as `(any Hashable).self`.
+    /// - Parameter existential: The existential type of exactly one protocol.
+    /// - Throws: ``RuntimeMetadataError/notAProtocol(typeName:)`` for other types, compositions and
+    ///   `Any` (which is also what `(any Sendable).self` is at run time).
+    public init(_ existential: Any.Type) throws(RuntimeMetadataError) {
+        let metadata = TypeMetadata(existential)
+        guard let only = metadata.singleProtocol else { throw .notAProtocol(typeName: metadata.name) }
+        self.init(only)
+    }
+
+    /// Finds a protocol by its qualified name, such as `Swift.Hashable` or `MyModule.Outer.Inner`.
+    /// - Parameter name: The qualified name.
+    /// - Throws: ``RuntimeMetadataError/markerProtocol(name:)`` for marker protocols,
+    ///   ``RuntimeMetadataError/unresolvableName(name:part:reason:)`` when no loaded image defines it.
+    public init(named name: String) throws(RuntimeMetadataError) {
+        if Self.markerProtocolNames.contains(name) { throw .markerProtocol(name: name) }
+        let index = TypeNameIndex.shared
+        guard let reference = index.protocols[name] else {
+            throw .unresolvableName(name: name, part: name, reason: "no loaded image defines a protocol with this name")
+        }
+        self.init(reference)
+    }
+
+    /// The unqualified name, such as `Hashable`.
+    public var name: String { reference.descriptor.name }
+
+    /// The qualified name, such as `Swift.Hashable`.
+    public var qualifiedName: String { reference.qualifiedName }
+
+    /// The name of the module that declares the protocol.
+    public var moduleName: String { reference.descriptor.moduleName }
+
+    /// Whether conforming types must be classes (`protocol P: AnyObject`).
+    public var isClassBound: Bool { reference.isClassBound }
+
+    /// Whether this is `Error`, whose existential boxes its value in one reference.
+    public var isError: Bool { reference.specialProtocol == 1 }
+
+    /// The names of the associated types, in declaration order.
+    public var associatedTypeNames: [String] { reference.associatedTypeNames }
+
+    /// The protocols this protocol inherits directly.
+    public var inheritedProtocols: [ProtocolDescriptor] { reference.inheritedProtocols.map(ProtocolDescriptor.init) }
+
+    /// The requirements, in witness-table order: associated types first, then the others in
+    /// declaration order.
+    public var requirements: [ProtocolRequirement] {
+        reference.requirementFlags.map(ProtocolRequirement.init)
+    }
+
+    /// The qualified name.
+    public var description: String { qualifiedName }
+}
+
+/// One requirement of a protocol, as its witness table lays it out.
+public struct ProtocolRequirement: Hashable, Sendable, CustomStringConvertible {
+    /// What a requirement asks of a conforming type.
+    public enum Kind: Hashable, Sendable {
+        /// Conformance to an inherited protocol.
+        case baseProtocol
+        /// A method.
+        case method
+        /// An initializer.
+        case initializer
+        /// A property or subscript getter.
+        case getter
+        /// A property or subscript setter.
+        case setter
+        /// A `_read` coroutine.
+        case readCoroutine
+        /// A `_modify` coroutine.
+        case modifyCoroutine
+        /// An associated type.
+        case associatedType
+        /// A conformance of an associated type.
+        case associatedConformance
+        /// A kind this library does not know, with its raw value.
+        case other(UInt8)
+    }
+
+    /// The kind.
+    public let kind: Kind
+    /// Whether the requirement is on instances (not `static`).
+    public let isInstance: Bool
+    /// Whether the requirement is `async`.
+    public let isAsync: Bool
+
+    init(flags: UInt32) {
+        let raw = UInt8(flags & 0x0F)
+        switch raw {
+        case 0: kind = .baseProtocol
+        case 1: kind = .method
+        case 2: kind = .initializer
+        case 3: kind = .getter
+        case 4: kind = .setter
+        case 5: kind = .readCoroutine
+        case 6: kind = .modifyCoroutine
+        case 7: kind = .associatedType
+        case 8: kind = .associatedConformance
+        default: kind = .other(raw)
+        }
+        isInstance = flags & 0x10 != 0
+        isAsync = flags & 0x20 != 0
+    }
+
+    /// The kind, as a word.
+    public var description: String { "\(kind)" }
+}
+
+/// The facts about an existential type that opening a value as it needs, cached per type.
+struct ExistentialShape: Sendable {
+    /// The protocol, when the existential has exactly one and no superclass constraint.
+    var singleProtocol: ProtocolReference?
+    /// Whether the container is a class reference.
+    var isClassBound: Bool
+    /// Whether it is `any Error`, a boxed reference.
+    var isError: Bool
+    /// The number of witness tables in the container.
+    var witnessTableCount: Int
+}
+
+extension TypeMetadata {
+    /// The shape of an existential type, or `nil` for other kinds; cached.
+    var existentialShape: ExistentialShape? {
+        record.existentialShape.value {
+            guard let summary = record.reference.existential else { return nil }
+            typealias Flag = ExistentialTypeMetadataLayout.Flag
+            return ExistentialShape(
+                singleProtocol: summary.superclass == nil && summary.protocols.count == 1 ? summary.protocols[0] : nil,
+                isClassBound: summary.flags & Flag.classConstraintMask == 0,
+                isError: (summary.flags & Flag.specialProtocolMask) >> Flag.specialProtocolShift == 1,
+                witnessTableCount: Int(summary.flags & Flag.numWitnessTablesMask)
+            )
+        }
+    }
+
+    /// The protocol of an existential of exactly one protocol without superclass.
+    var singleProtocol: ProtocolReference? { existentialShape?.singleProtocol }
+}

@@ -1,0 +1,123 @@
+// Image.swift
+
+import Synchronization
+
+/// A loaded executable or shared library that carries Swift metadata.
+///
+/// Images are listed in the runtime's registration order: the standard library first, the
+/// executable last, libraries loaded later with `dlopen` after it. The runtime does not
+/// support unloading a Swift image, so an image, once listed, stays for the life of the
+/// process; ``load(_:)`` opens libraries with `RTLD_NODELETE` for that reason.
+public struct Image: Hashable, Sendable, CustomStringConvertible {
+    /// The image's path as the dynamic loader reports it (the executable's may be relative).
+    public let path: String
+
+    /// An identity of the image (its load address), stable for the life of the process.
+    let identity: UInt
+
+    /// The image's type descriptors.
+    let typeDescriptorReferences: [DescriptorReference]
+    /// The image's protocol descriptors.
+    let protocolReferences: [ProtocolReference]
+    /// The image's conformance descriptors.
+    let conformanceReferences: [ConformanceRecordReference]
+
+    init(_ records: LoadedImages.ImageRecords) {
+        path = records.path
+        identity = records.identity
+        typeDescriptorReferences = records.typeDescriptors
+        protocolReferences = records.protocolDescriptors
+        conformanceReferences = records.conformances
+    }
+
+    /// The file name of the image's path, such as `libFoundationEssentials.so`.
+    public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
+
+    /// The nominal types the image defines, from its `swift5_type_metadata` section.
+    public var typeDescriptors: [TypeDescriptor] { typeDescriptorReferences.map(TypeDescriptor.init) }
+
+    /// The protocols the image defines, from its `swift5_protocols` section.
+    public var protocols: [ProtocolDescriptor] { protocolReferences.map(ProtocolDescriptor.init) }
+
+    /// The conformances the image declares, from its `swift5_protocol_conformances` section.
+    public var conformances: [ConformanceRecord] { conformanceReferences.map { ConformanceRecord($0, image: self) } }
+
+    /// The path.
+    public var description: String { path }
+
+    /// Two images are equal when they are the same loaded image.
+    public static func == (lhs: Image, rhs: Image) -> Bool { lhs.identity == rhs.identity }
+
+    /// Hashes the image's identity.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
+
+    /// Every loaded image with Swift metadata, images loaded since the last call included.
+    public static var all: [Image] {
+        ImageGeneration.shared.index.images
+    }
+
+    /// Loads a Swift shared library, so that its types, protocols and conformances join the
+    /// process's.
+    ///
+    /// The library is opened with `dlopen(path, RTLD_NOW | RTLD_NODELETE)`. It cannot be
+    /// unloaded: the Swift runtime keeps pointers into every Swift image it has registered,
+    /// and unloading one makes later casts and conformance lookups crash. Cached negative
+    /// answers (a type found not to conform) are revalidated after the load.
+    /// - Parameter path: The library's path.
+    /// - Returns: The loaded image.
+    /// - Throws: ``RuntimeMetadataError/imageLoadFailed(path:reason:)`` when the loader refuses the
+    ///   file, ``RuntimeMetadataError/notASwiftImage(path:)`` when it loads but registers no Swift
+    ///   metadata.
+    @discardableResult
+    public static func load(_ path: String) throws(RuntimeMetadataError) -> Image {
+        if let failure = LoadedImages.load(path: path) {
+            throw .imageLoadFailed(path: path, reason: failure)
+        }
+        let images = ImageGeneration.shared.refresh().images
+        let resolved = path.hasPrefix("/") ? path : nil
+        if let image = images.first(where: { $0.path == path || $0.path == resolved }) { return image }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        if let image = images.last(where: { $0.fileName == name }) { return image }
+        throw .notASwiftImage(path: path)
+    }
+}
+
+/// The set of loaded images the caches were built against.
+///
+/// Images are only ever added, so their count identifies the set. Indexes are keyed by the
+/// count; negative conformance answers remember the count they were checked against, and are
+/// checked again once it grows.
+final class ImageGeneration: Sendable {
+    /// The process's generation tracker.
+    static let shared = ImageGeneration()
+
+    /// The largest image count seen so far.
+    private let observed = Atomic<Int>(0)
+    /// Indexes by image count.
+    private let indexes = ConcurrentCache<UInt, ConformanceIndex>()
+
+    /// The image count last observed, without asking the runtime: cheap enough for warm paths.
+    var current: Int { observed.load(ordering: .acquiring) }
+
+    /// Asks the runtime how many images are loaded, and publishes a larger count.
+    /// - Returns: The index of the images loaded now.
+    @discardableResult
+    func refresh() -> ConformanceIndex {
+        let count = LoadedImages.count
+        var seen = observed.load(ordering: .acquiring)
+        while count > seen {
+            let (exchanged, original) = observed.compareExchange(
+                expected: seen,
+                desired: count,
+                ordering: .acquiringAndReleasing
+            )
+            if exchanged { break }
+            seen = original
+        }
+        return indexes.value(for: UInt(count)) { ConformanceIndex(imageCount: count) }
+    }
+
+    /// The index of the images loaded now, refreshed.
+    var index: ConformanceIndex { refresh() }
+}

@@ -1,0 +1,256 @@
+// ConformanceMatrixTests.swift
+//
+// Every (type, protocol) cell of a 44-type by 11-protocol matrix agrees with `as?`, and
+// opening values agrees with `as? any P`.
+
+import Fixtures
+import Foundation
+import RuntimeMetadata
+import Testing
+
+/// One protocol column: its descriptor and the `as?` oracle.
+struct ProtocolColumn: Sendable, CustomStringConvertible {
+    let name: String
+    let descriptor: @Sendable () throws -> ProtocolDescriptor
+    let oracle: @Sendable (Any.Type) -> Bool
+    var description: String { name }
+}
+
+/// The matrix's types.
+let matrixTypes: [Any.Type] = [
+    Int.self, String.self, Double.self, Bool.self, [Int].self, [String: Int].self, Set<Int>.self, Int?.self,
+    ReferenceFixture?.self, Point.self, EightFieldStruct.self, StringHolder.self, GenericBox<Point>.self,
+    GenericBox<ReferenceFixture>.self, GenericEnum<Int>.self, GenericEnum<ReferenceFixture>.self, Shape.self,
+    MultiPayloadEnum.self, CompassDirection.self, RawValueEnum.self, IndirectTree.self, ReferenceFixture.self,
+    BaseClass.self, DerivedClass.self, GenericBaseClass<Int>.self, GenericSubclass.self, FoundationSubclass.self,
+    TreeNode.self, FixtureError.self, (any Error).self, (Int, Int).self, ((Int) -> Int).self, Int.Type.self,
+    Any.self, AnyObject.self, (any Describable).self, Date.self, URL.self, Data.self, UUID.self, Decimal.self,
+    Int.IntExtensionNested.self, [Point].self, [ReferenceFixture].self,
+]
+
+/// The matrix's protocols: plain, class-bound, inheriting, with associated types, from this
+/// package and from the standard library.
+let matrixProtocols: [ProtocolColumn] = [
+    ProtocolColumn(name: "Describable", descriptor: { try ProtocolDescriptor((any Describable).self) }) {
+        $0 is any Describable.Type
+    },
+    ProtocolColumn(name: "DetailedDescribable", descriptor: { try ProtocolDescriptor((any DetailedDescribable).self) })
+    {
+        $0 is any DetailedDescribable.Type
+    },
+    ProtocolColumn(name: "Identified", descriptor: { try ProtocolDescriptor((any Identified).self) }) {
+        $0 is any Identified.Type
+    },
+    ProtocolColumn(name: "ClassBoundProtocol", descriptor: { try ProtocolDescriptor((any ClassBoundProtocol).self) }) {
+        $0 is any ClassBoundProtocol.Type
+    },
+    ProtocolColumn(name: "FixtureProtocol", descriptor: { try ProtocolDescriptor((any FixtureProtocol).self) }) {
+        $0 is any FixtureProtocol.Type
+    },
+    ProtocolColumn(name: "Equatable", descriptor: { try ProtocolDescriptor((any Equatable).self) }) {
+        $0 is any Equatable.Type
+    },
+    ProtocolColumn(name: "Hashable", descriptor: { try ProtocolDescriptor((any Hashable).self) }) {
+        $0 is any Hashable.Type
+    },
+    ProtocolColumn(name: "Comparable", descriptor: { try ProtocolDescriptor((any Comparable).self) }) {
+        $0 is any Comparable.Type
+    },
+    ProtocolColumn(name: "Error", descriptor: { try ProtocolDescriptor((any Error).self) }) { $0 is any Error.Type },
+    ProtocolColumn(
+        name: "CustomStringConvertible",
+        descriptor: { try ProtocolDescriptor((any CustomStringConvertible).self) }
+    ) {
+        $0 is any CustomStringConvertible.Type
+    },
+    ProtocolColumn(name: "Sequence", descriptor: { try ProtocolDescriptor((any Sequence).self) }) {
+        $0 is any Sequence.Type
+    },
+]
+
+@Suite("Conformance matrix")
+struct ConformanceMatrixTests {
+    @Test("Every cell agrees with as?", arguments: matrixProtocols)
+    func matrix(_ column: ProtocolColumn) throws {
+        let descriptor = try column.descriptor()
+        var conforming = 0
+        for type in matrixTypes {
+            let expected = column.oracle(type)
+            #expect(descriptor.isConformed(by: type) == expected, "\(type): \(column.name)")
+            // Asked twice: the cached answer agrees too.
+            #expect((descriptor.conformance(of: type) != nil) == expected, "\(type): \(column.name), cached")
+            if expected { conforming += 1 }
+        }
+        #expect(conforming > 0)
+    }
+
+    @Test("Marker protocols get an explicit answer, not false")
+    func markerProtocols() {
+        #expect(throws: RuntimeMetadataError.markerProtocol(name: "Swift.Sendable")) {
+            try ProtocolDescriptor(named: "Swift.Sendable")
+        }
+        #expect(throws: RuntimeMetadataError.markerProtocol(name: "Swift.BitwiseCopyable")) {
+            try ProtocolDescriptor(named: "Swift.BitwiseCopyable")
+        }
+        // (any Sendable).self is Any.self at run time: the marker is erased.
+        #expect(throws: RuntimeMetadataError.notAProtocol(typeName: "Any")) {
+            try ProtocolDescriptor((any Sendable).self)
+        }
+    }
+
+    @Test("Opening values agrees with as? any P, and calls reach the same witnesses")
+    func openingValues() throws {
+        let describable = try ProtocolDescriptor((any Describable).self)
+        let values: [Any] = [
+            Point(x: 1, y: 2), 5, "text", Shape.point, [Point(x: 3, y: 4)], GenericBox(value: Point(x: 5, y: 6)),
+            GenericBox(value: 1.5), DerivedClass(derivedValue: 1), EightFieldStruct.sample, CompassDirection.east,
+            FixtureError.failed(code: 1),
+        ]
+        for value in values {
+            let opened = describable.open(value, as: (any Describable).self)
+            let cast = value as? any Describable
+            #expect((opened == nil) == (cast == nil), "\(value)")
+            if let opened, let cast {
+                #expect(opened.describe() == cast.describe())
+            }
+        }
+        let classBound = try ProtocolDescriptor((any ClassBoundProtocol).self)
+        let object = ReferenceFixture(id: 3, name: "c")
+        let openedObject = try #require(classBound.open(object as Any, as: (any ClassBoundProtocol).self))
+        #expect(openedObject === object)
+        #expect(classBound.open(Point(x: 1, y: 1) as Any, as: (any ClassBoundProtocol).self) == nil)
+        // The wrong existential for the protocol is refused.
+        #expect(describable.open(Point(x: 1, y: 1) as Any, as: (any Identified).self) == nil)
+        #expect(describable.open(Point(x: 1, y: 1) as Any, as: Any.self) == nil)
+    }
+
+    @Test("Opening types agrees with as? any P.Type")
+    func openingTypes() throws {
+        let describable = try ProtocolDescriptor((any Describable).self)
+        func typeName<T: Describable>(_: T.Type) -> String { String(reflecting: T.self) }
+        for type in matrixTypes {
+            let opened = describable.open(type, as: (any Describable.Type).self)
+            #expect((opened != nil) == (type is any Describable.Type), "\(type)")
+            if let opened {
+                #expect(typeName(opened) == String(reflecting: type))
+            }
+        }
+        #expect(describable.open(Int.self, as: (any Identified.Type).self) == nil)
+    }
+
+    @Test("Associated types resolve through the conformance")
+    func associatedTypes() throws {
+        let identified = try ProtocolDescriptor((any Identified).self)
+        #expect(identified.associatedTypeNames == ["ID", "Payload"])
+        let point = try #require(identified.conformance(of: Point.self))
+        #expect(point.associatedType(named: "ID") == TypeMetadata(Int.self))
+        #expect(point.associatedType(named: "Payload") == TypeMetadata([String].self))
+        #expect(point.associatedType(named: "Missing") == nil)
+        let holder = try #require(identified.conformance(of: StringHolder.self))
+        #expect(holder.associatedType(named: "ID") == TypeMetadata(String.self))
+        let sequence = try ProtocolDescriptor((any Sequence).self)
+        #expect(sequence.conformance(of: [Int].self)?.associatedType(named: "Element") == TypeMetadata(Int.self))
+        #expect(
+            sequence.conformance(of: Set<String>.self)?.associatedType(named: "Iterator")
+                == TypeMetadata(Set<String>.Iterator.self)
+        )
+    }
+
+    @Test("Protocol descriptors: names, requirements, inheritance, class constraint")
+    func protocolDescriptors() throws {
+        let hashable = try ProtocolDescriptor(named: "Swift.Hashable")
+        #expect(hashable == (try ProtocolDescriptor((any Hashable).self)))
+        #expect(hashable.name == "Hashable" && hashable.moduleName == "Swift")
+        #expect(hashable.inheritedProtocols.map(\.qualifiedName) == ["Swift.Equatable"])
+        let detailed = try ProtocolDescriptor((any DetailedDescribable).self)
+        #expect(detailed.inheritedProtocols == [try ProtocolDescriptor((any Describable).self)])
+        #expect(detailed.requirements.map(\.kind) == [.baseProtocol, .getter])
+        #expect(try ProtocolDescriptor((any ClassBoundProtocol).self).isClassBound)
+        #expect(!(try ProtocolDescriptor((any Describable).self).isClassBound))
+        #expect(try ProtocolDescriptor((any Error).self).isError)
+        let identified = try ProtocolDescriptor((any Identified).self)
+        // `associatedtype ID: Hashable` adds an associated conformance beside the two associated types.
+        let kinds = identified.requirements.map(\.kind)
+        #expect(kinds.filter { $0 == .associatedType }.count == 2)
+        #expect(kinds.filter { $0 == .associatedConformance }.count == 1)
+        #expect(kinds.last == .getter)
+        #expect(throws: RuntimeMetadataError.self) { try ProtocolDescriptor(Int.self) }
+        #expect(throws: RuntimeMetadataError.self) { try ProtocolDescriptor((any Describable & FixtureProtocol).self) }
+        #expect(throws: RuntimeMetadataError.self) { try ProtocolDescriptor(named: "Nowhere.Nothing") }
+    }
+
+    @Test("Every protocol a type conforms to, through superclasses and conditions that hold")
+    func protocolsOfType() throws {
+        let names = Set(TypeMetadata(GenericSubclass.self).conformances.map(\.qualifiedName))
+        #expect(names.contains("Fixtures.Describable"))  // from BaseClass
+        let boxOfPoint = Set(TypeMetadata(GenericBox<Point>.self).conformances.map(\.qualifiedName))
+        #expect(boxOfPoint.isSuperset(of: ["Fixtures.Describable", "Swift.Equatable"]))
+        let boxOfObject = Set(TypeMetadata(GenericBox<ReferenceFixture>.self).conformances.map(\.qualifiedName))
+        #expect(!boxOfObject.contains("Fixtures.Describable") && !boxOfObject.contains("Swift.Equatable"))
+        let point = Set(TypeMetadata(Point.self).conformances.map(\.qualifiedName))
+        #expect(
+            point.isSuperset(of: ["Fixtures.Describable", "Fixtures.Identified", "Swift.Hashable", "Swift.Equatable"])
+        )
+        for descriptor in TypeMetadata(Shape.self).conformances {
+            #expect(descriptor.isConformed(by: Shape.self))
+        }
+    }
+
+    @Test("Compositions agree with as? any P & Q")
+    func compositions() throws {
+        for type in matrixTypes {
+            #expect(
+                try TypeMetadata(type).conforms(to: (any Describable & Equatable).self)
+                    == (type is any (Describable & Equatable).Type),
+                "\(type)"
+            )
+            #expect(
+                try TypeMetadata(type).conforms(to: (any BaseClass & Describable).self)
+                    == (type is any (BaseClass & Describable).Type),
+                "\(type)"
+            )
+        }
+        #expect(throws: RuntimeMetadataError.self) { try TypeMetadata(Int.self).conforms(to: Int.self) }
+    }
+
+    @Test("Records: all conformers of a protocol, generic ones with their conditions")
+    func records() throws {
+        let describable = try ProtocolDescriptor((any Describable).self)
+        let records = describable.conformanceRecords()
+        let names = Set(records.compactMap { $0.typeDescriptor?.qualifiedName })
+        #expect(
+            names.isSuperset(of: [
+                "Fixtures.Point", "Fixtures.GenericBox", "Swift.Array", "Swift.Int", "Fixtures.BaseClass",
+            ])
+        )
+        let box = try #require(records.first { $0.typeDescriptor?.qualifiedName == "Fixtures.GenericBox" })
+        #expect(box.isGeneric)
+        #expect(box.conditionalRequirements.map(\.protocolName) == ["Fixtures.Describable"])
+        let conforming = describable.conformingTypes()
+        #expect(conforming.contains(TypeMetadata(Point.self)) && conforming.contains(TypeMetadata(Int.self)))
+        #expect(conforming.allSatisfy { describable.isConformed(by: $0.type!) })
+        let comparable = try ProtocolDescriptor((any Comparable).self)
+        let retroactive = try #require(
+            comparable.conformanceRecords().first { $0.typeDescriptor?.qualifiedName == "Swift.Bool" }
+        )
+        #expect(retroactive.isRetroactive)
+        #expect(retroactive.retroactiveModuleName == "Fixtures")
+        #expect(retroactive.image.fileName.contains("RuntimeMetadataPackageTests"))
+    }
+
+    @Test("Instantiating a generic descriptor checks its requirements")
+    func instantiation() throws {
+        let set = try #require(TypeMetadata(Set<Int>.self).descriptor)
+        #expect(try set.instantiate(with: [.type(TypeMetadata(String.self))]) == TypeMetadata(Set<String>.self))
+        #expect(throws: RuntimeMetadataError.self) {
+            try set.instantiate(with: [.type(TypeMetadata(EightFieldStruct.self))])
+        }
+        #expect(throws: RuntimeMetadataError.self) { try set.instantiate(with: []) }
+        #expect(throws: RuntimeMetadataError.self) { try set.instantiate(with: [.value(3)]) }
+        let box = try #require(TypeMetadata(ConstrainedBox<Int>.self).descriptor)
+        let error = try #require(throws: RuntimeMetadataError.self) {
+            try box.instantiate(with: [.type(TypeMetadata(MixedAlignmentStruct.self))])
+        }
+        #expect("\(error)".contains("Swift.Hashable"))
+    }
+}

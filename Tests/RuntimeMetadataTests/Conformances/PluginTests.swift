@@ -1,0 +1,116 @@
+// PluginTests.swift
+//
+// A Swift shared library built during the test run declares a conformance the process does
+// not have; after Image.load it is found through lookup and through enumeration.
+
+import Foundation
+import RuntimeMetadata
+import Testing
+
+/// Builds the plugin library once per process.
+private let pluginPath: Result<String, PluginBuildError> = {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("RuntimeMetadataPlugin-\(ProcessInfo.processInfo.processIdentifier)")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let source = directory.appendingPathComponent("Plugin.swift")
+    let library = directory.appendingPathComponent("libRuntimeMetadataPlugin.so")
+    let code = """
+        /// A type only the plugin defines.
+        public struct PluginWidget: Hashable {
+            public var size: Int
+        }
+
+        /// A protocol only the plugin defines.
+        public protocol PluginProtocol {}
+        extension PluginWidget: PluginProtocol {}
+
+        /// A retroactive conformance of a standard library type, absent until the plugin loads.
+        extension Int: @retroactive Identifiable {
+            public var id: Int { self }
+        }
+        """
+    do {
+        try code.write(to: source, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "swiftc", "-emit-library", "-module-name", "RuntimeMetadataPlugin", "-parse-as-library", source.path, "-o",
+            library.path,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            return .failure(PluginBuildError(status: process.terminationStatus))
+        }
+        return .success(library.path)
+    } catch {
+        return .failure(PluginBuildError(status: -1))
+    }
+}()
+
+/// The plugin did not compile.
+private struct PluginBuildError: Error {
+    var status: Int32
+}
+
+@Suite("Plugins", .serialized)
+struct PluginTests {
+    @Test("A conformance a plugin declares is absent before loading and found after, by lookup and enumeration")
+    func pluginConformance() throws {
+        let identifiable = try ProtocolDescriptor((any Identifiable).self)
+        #expect(!(Int.self is any Identifiable.Type))
+        #expect(identifiable.conformance(of: Int.self) == nil)
+        #expect(!identifiable.conformanceRecords().contains { $0.typeDescriptor?.qualifiedName == "Swift.Int" })
+        #expect(throws: RuntimeMetadataError.self) { try TypeMetadata(named: "RuntimeMetadataPlugin.PluginWidget") }
+
+        let path = try pluginPath.get()
+        let imagesBefore = Image.all.count
+        let image = try Image.load(path)
+        #expect(image.fileName == "libRuntimeMetadataPlugin.so")
+        #expect(Image.all.count == imagesBefore + 1)
+        #expect(Image.all.contains(image))
+
+        // The runtime's own cast sees the new conformance, and so does the cached lookup.
+        #expect(Int.self is any Identifiable.Type)
+        let conformance = try #require(identifiable.conformance(of: Int.self))
+        #expect(conformance.associatedType(named: "ID") == TypeMetadata(Int.self))
+        let record = try #require(
+            identifiable.conformanceRecords().first { $0.typeDescriptor?.qualifiedName == "Swift.Int" }
+        )
+        #expect(record.isRetroactive && record.image == image)
+        #expect(image.conformances.contains(record))
+
+        let widget = try TypeMetadata(named: "RuntimeMetadataPlugin.PluginWidget")
+        #expect(try widget.fields.map(\.name) == ["size"])
+        let pluginProtocol = try ProtocolDescriptor(named: "RuntimeMetadataPlugin.PluginProtocol")
+        #expect(pluginProtocol.conformingTypes() == [widget])
+        #expect(image.typeDescriptors.map(\.name) == ["PluginWidget"])
+        #expect(image.protocols == [pluginProtocol])
+        // Loading again is harmless.
+        #expect(try Image.load(path) == image)
+    }
+
+    @Test("Files that are not Swift images are refused with an error")
+    func badImages() throws {
+        #expect(throws: RuntimeMetadataError.self) { try Image.load("/nonexistent/libNothing.so") }
+        let text = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-library-\(UUID()).so")
+        try "not a library".write(to: text, atomically: true, encoding: .utf8)
+        #expect(throws: RuntimeMetadataError.self) { try Image.load(text.path) }
+        // A real shared library without Swift metadata.
+        let candidates = [
+            "/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/x86_64-linux-gnu/libz.so.1", "/lib/x86_64-linux-gnu/libm.so.6",
+        ]
+        if let library = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+            #expect(throws: RuntimeMetadataError.notASwiftImage(path: library)) { try Image.load(library) }
+        }
+    }
+
+    @Test("Images list the standard library and this test binary with their records")
+    func images() throws {
+        let images = Image.all
+        let core = try #require(images.first { $0.fileName == "libswiftCore.so" })
+        #expect(core.typeDescriptors.contains { $0.qualifiedName == "Swift.Int" })
+        #expect(core.protocols.contains { $0.qualifiedName == "Swift.Hashable" })
+        #expect(core.conformances.count > 100)
+    }
+}
