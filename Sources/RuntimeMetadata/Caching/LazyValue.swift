@@ -1,19 +1,24 @@
 // LazyValue.swift
 //
 // A value computed on first use and published atomically, so that later reads take no lock
-// and allocate nothing.
+// and allocate nothing. The published box is a concrete class per value type: a generic box
+// class would need its metadata instantiated by the runtime on every read.
 
 import Synchronization
 
-/// A once-computed value, safe to read from any thread.
-final class LazyValue<Value: Sendable>: Sendable {
-    /// The box that is published.
-    private final class Box: Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
+/// The box a ``LazyValue`` publishes: a final class holding one immutable value.
+protocol LazyBox: AnyObject, Sendable {
+    /// The boxed type.
+    associatedtype Value: Sendable
+    /// The value.
+    var value: Value { get }
+    /// Boxes a value.
+    init(_ value: Value)
+}
 
-    private let storage = AtomicLazyReference<Box>()
+/// A once-computed value, safe to read from any thread.
+struct LazyValue<Box: LazyBox>: ~Copyable, Sendable {
+    private let storage = PublishedReference<Box>()
 
     /// Creates an empty slot.
     init() {}
@@ -23,8 +28,50 @@ final class LazyValue<Value: Sendable>: Sendable {
     /// - Parameter compute: Computes the value.
     /// - Returns: The published value.
     @inline(__always)
-    func value(_ compute: () -> Value) -> Value {
+    func value(_ compute: () -> Box.Value) -> Box.Value {
         if let box = storage.load() { return box.value }
         return storage.storeIfNil(Box(compute())).value
     }
+}
+
+/// A boxed optional string.
+final class OptionalStringBox: LazyBox {
+    let value: String?
+    init(_ value: String?) { self.value = value }
+}
+
+/// Boxed generic arguments.
+final class GenericArgumentsBox: LazyBox {
+    let value: [GenericArgument]
+    init(_ value: [GenericArgument]) { self.value = value }
+}
+
+/// A boxed field list or its error.
+final class FieldsBox: LazyBox {
+    let value: Result<[Field], RuntimeMetadataError>
+    init(_ value: Result<[Field], RuntimeMetadataError>) { self.value = value }
+}
+
+/// A boxed case list or its error.
+final class CasesBox: LazyBox {
+    let value: Result<[EnumCase], RuntimeMetadataError>
+    init(_ value: Result<[EnumCase], RuntimeMetadataError>) { self.value = value }
+}
+
+/// Boxed tuple elements.
+final class TupleElementsBox: LazyBox {
+    let value: [TupleElement]
+    init(_ value: [TupleElement]) { self.value = value }
+}
+
+/// A boxed comparator.
+final class ComparatorBox: LazyBox {
+    let value: ValueComparator
+    init(_ value: ValueComparator) { self.value = value }
+}
+
+/// A boxed existential shape.
+final class ExistentialShapeBox: LazyBox {
+    let value: ExistentialShape?
+    init(_ value: ExistentialShape?) { self.value = value }
 }

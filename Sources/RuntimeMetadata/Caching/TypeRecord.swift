@@ -1,15 +1,21 @@
 // TypeRecord.swift
 //
 // The cached, immutable facts about one type. A record is built once per metadata record,
-// published in `TypeRecord.cache`, and shared by every `TypeMetadata` value for that type.
+// published in `TypeRecord.table`, and shared by every `TypeMetadata` value for that type.
 // The cheap facts are computed when the record is built; the rest is computed on first use
 // and published through `LazyValue`, so that later questions take no lock and allocate
 // nothing.
 
+import Synchronization
+
 /// Everything RuntimeMetadata knows about one type.
-final class TypeRecord: Sendable {
+final class TypeRecord: ConcurrentTableNode {
     /// All records, by metadata identity.
-    static let cache = ConcurrentCache<UInt, TypeRecord>()
+    static let table = ConcurrentTable<TypeRecord>()
+
+    /// The metadata's identity, the table key.
+    let tableKey: UInt
+    private let next = PublishedReference<TypeRecord>()
 
     /// The metadata.
     let reference: MetadataReference
@@ -24,24 +30,28 @@ final class TypeRecord: Sendable {
     /// Whether values of the type can be copied.
     let isCopyable: Bool
 
-    let mangledName = LazyValue<String?>()
-    let genericArguments = LazyValue<[GenericArgument]>()
-    let ownFields = LazyValue<Result<[Field], RuntimeMetadataError>>()
-    let allFields = LazyValue<Result<[Field], RuntimeMetadataError>>()
-    let cases = LazyValue<Result<[EnumCase], RuntimeMetadataError>>()
-    let tupleElements = LazyValue<[TupleElement]>()
-    let comparator = LazyValue<ValueComparator>()
-    let existentialShape = LazyValue<ExistentialShape?>()
+    let mangledName = LazyValue<OptionalStringBox>()
+    let genericArguments = LazyValue<GenericArgumentsBox>()
+    let ownFields = LazyValue<FieldsBox>()
+    let allFields = LazyValue<FieldsBox>()
+    let cases = LazyValue<CasesBox>()
+    let tupleElements = LazyValue<TupleElementsBox>()
+    let comparator = LazyValue<ComparatorBox>()
+    let existentialShape = LazyValue<ExistentialShapeBox>()
+
+    func nextNode() -> TypeRecord? { next.load() }
+    func linkNext(_ node: TypeRecord) -> TypeRecord { next.storeIfNil(node) }
 
     /// Returns the record of a metadata record, building it on first use.
     /// - Parameter reference: The metadata.
     /// - Returns: The shared record.
     @inline(__always)
     static func record(for reference: MetadataReference) -> TypeRecord {
-        cache.value(for: reference.identity) { TypeRecord(reference) }
+        table.node(for: reference.identity) { TypeRecord(reference) }
     }
 
     private init(_ reference: MetadataReference) {
+        self.tableKey = reference.identity
         self.reference = reference
         let kind = TypeMetadata.Kind(rawValue: reference.rawKind)
         self.kind = kind

@@ -50,9 +50,20 @@ public struct Conformance: Hashable, Sendable, CustomStringConvertible {
 ///
 /// A positive answer never changes: images cannot be unloaded. A negative answer remembers the
 /// image count it was checked against and is checked again once more images are loaded.
-final class ConformanceAnswer: Sendable {
+final class ConformanceAnswer: ConcurrentTableNode {
+    /// The (type, protocol) pair.
+    let tableKey: IdentityPair
+    private let next = PublishedReference<ConformanceAnswer>()
+
+    init(_ key: IdentityPair) {
+        tableKey = key
+    }
+
+    func nextNode() -> ConformanceAnswer? { next.load() }
+    func linkNext(_ node: ConformanceAnswer) -> ConformanceAnswer { next.storeIfNil(node) }
+
     /// The witness table, once found.
-    let found = AtomicLazyReference<FoundConformance>()
+    let found = PublishedReference<FoundConformance>()
     /// The image count at which the type was last found not to conform; -1 before any check.
     let checkedImageCount = Atomic<Int>(-1)
 
@@ -64,7 +75,7 @@ final class ConformanceAnswer: Sendable {
 }
 
 /// Conformance answers by (type, protocol).
-let conformanceAnswers = ConcurrentCache<IdentityPair, ConformanceAnswer>()
+let conformanceAnswers = ConcurrentTable<ConformanceAnswer>()
 
 extension ProtocolDescriptor {
     /// Finds the conformance of a type to this protocol.
@@ -77,11 +88,8 @@ extension ProtocolDescriptor {
     /// - Parameter type: The type.
     /// - Returns: The conformance, or `nil` when the type does not conform.
     public func conformance(of type: TypeMetadata) -> Conformance? {
-        let answer = conformanceAnswers.value(
-            for: IdentityPair(first: type.reference.identity, second: reference.identity)
-        ) {
-            ConformanceAnswer()
-        }
+        let key = IdentityPair(first: type.reference.identity, second: reference.identity)
+        let answer = conformanceAnswers.node(for: key) { ConformanceAnswer(key) }
         if let found = answer.found.load() { return found.conformance }
         let generation = ImageGeneration.shared.current
         if answer.checkedImageCount.load(ordering: .acquiring) >= generation { return nil }

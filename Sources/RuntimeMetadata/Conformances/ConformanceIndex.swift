@@ -3,8 +3,10 @@
 // The conformance records of every loaded image, indexed by protocol and by conforming type
 // descriptor, built once per set of loaded images.
 
+import Synchronization
+
 /// All conformance records of a set of loaded images, indexed.
-final class ConformanceIndex: Sendable {
+final class ConformanceIndex: ConcurrentTableNode {
     /// The images, in registration order.
     let images: [Image]
     /// The number of images.
@@ -15,6 +17,12 @@ final class ConformanceIndex: Sendable {
     let byType: [DescriptorReference: [ConformanceRecord]]
     /// Every record.
     let all: [ConformanceRecord]
+    /// The table key: the image count.
+    var tableKey: UInt { UInt(imageCount) }
+    private let next = PublishedReference<ConformanceIndex>()
+
+    func nextNode() -> ConformanceIndex? { next.load() }
+    func linkNext(_ node: ConformanceIndex) -> ConformanceIndex { next.storeIfNil(node) }
 
     init(imageCount: Int) {
         self.imageCount = imageCount

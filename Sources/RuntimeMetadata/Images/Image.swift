@@ -95,7 +95,7 @@ final class ImageGeneration: Sendable {
     /// The largest image count seen so far.
     private let observed = Atomic<Int>(0)
     /// Indexes by image count.
-    private let indexes = ConcurrentCache<UInt, ConformanceIndex>()
+    private let indexes = ConcurrentTable<ConformanceIndex>()
 
     /// The image count last observed, without asking the runtime: cheap enough for warm paths.
     var current: Int { observed.load(ordering: .acquiring) }
@@ -115,7 +115,7 @@ final class ImageGeneration: Sendable {
             if exchanged { break }
             seen = original
         }
-        return indexes.value(for: UInt(count)) { ConformanceIndex(imageCount: count) }
+        return indexes.node(for: UInt(count)) { ConformanceIndex(imageCount: count) }
     }
 
     /// The index of the images loaded now, refreshed.

@@ -1,18 +1,26 @@
 // TypeMetadata+Name.swift
 
+import Synchronization
+
 /// A resolved name, cached by the name's hash.
-private final class NamedType: Sendable {
+private final class NamedType: ConcurrentTableNode {
+    let tableKey: UInt
     let name: String
     let metadata: TypeMetadata
+    private let next = PublishedReference<NamedType>()
 
-    init(name: String, metadata: TypeMetadata) {
+    init(key: UInt, name: String, metadata: TypeMetadata) {
+        self.tableKey = key
         self.name = name
         self.metadata = metadata
     }
+
+    func nextNode() -> NamedType? { next.load() }
+    func linkNext(_ node: NamedType) -> NamedType { next.storeIfNil(node) }
 }
 
 /// Resolved names by hash. A hash collision between two names leaves the second uncached.
-private let namedTypes = ConcurrentCache<UInt, NamedType>()
+private let namedTypes = ConcurrentTable<NamedType>()
 
 extension TypeMetadata {
     /// Finds a type by the name `String(reflecting:)` prints for it.
@@ -33,7 +41,7 @@ extension TypeMetadata {
     ///   requirement.
     public init(named name: String) throws(RuntimeMetadataError) {
         let key = UInt(bitPattern: name.hashValue)
-        if let cached = namedTypes.value(for: key), cached.name == name {
+        if let cached = namedTypes.node(for: key), cached.name == name {
             self = cached.metadata
             return
         }
@@ -45,7 +53,7 @@ extension TypeMetadata {
         }
         let resolved = try Self.resolve(tree, in: name, index: TypeNameIndex.shared)
         let metadata = TypeMetadata(resolved)
-        _ = namedTypes.value(for: key) { NamedType(name: name, metadata: metadata) }
+        _ = namedTypes.node(for: key) { NamedType(key: key, name: name, metadata: metadata) }
         self = metadata
     }
 

@@ -3,23 +3,31 @@
 // An index of the loaded images' type and protocol descriptors by the qualified name the
 // runtime prints for them, built on first use and rebuilt when an image is loaded.
 
+import Synchronization
+
 /// The descriptors of the loaded images, by runtime-style qualified name.
-final class TypeNameIndex: Sendable {
+final class TypeNameIndex: ConcurrentTableNode {
     /// Type descriptors by name (generic arguments stripped).
     let types: [String: [DescriptorReference]]
     /// Protocol descriptors by name.
     let protocols: [String: ProtocolReference]
     /// The number of images indexed.
     let imageCount: Int
+    /// The table key: the image count.
+    var tableKey: UInt { UInt(imageCount) }
+    private let next = PublishedReference<TypeNameIndex>()
+
+    func nextNode() -> TypeNameIndex? { next.load() }
+    func linkNext(_ node: TypeNameIndex) -> TypeNameIndex { next.storeIfNil(node) }
 
     /// The indexes built so far, by the number of images they cover. Images are only ever
     /// added (the runtime cannot unload Swift images), so the count identifies the set.
-    private static let indexes = ConcurrentCache<UInt, TypeNameIndex>()
+    private static let indexes = ConcurrentTable<TypeNameIndex>()
 
     /// The index of the currently loaded images, rebuilt after an image was loaded.
     static var shared: TypeNameIndex {
         let images = LoadedImages.count
-        return indexes.value(for: UInt(images)) { TypeNameIndex(imageCount: images) }
+        return indexes.node(for: UInt(images)) { TypeNameIndex(imageCount: images) }
     }
 
     private init(imageCount: Int) {

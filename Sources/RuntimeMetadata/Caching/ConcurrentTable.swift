@@ -1,0 +1,107 @@
+// ConcurrentTable.swift
+//
+// An insert-only hash table whose entries are their own list nodes, safe from any thread
+// without a lock. Each bucket is a linked list of immutable nodes whose links are
+// `PublishedReference`s: a link is set once, by compare-and-exchange, and read with acquire
+// ordering. Readers therefore never lock and never allocate; writers build their node first,
+// then race to append it, and the loser adopts the winner's node. Entries are never removed:
+// metadata lives for the life of the process, and so do the answers about it.
+//
+// The nodes are concrete, non-generic classes (TypeRecord, ConformanceAnswer, …), and the
+// table is a generic struct specialized for them: reading a field of a generic class would
+// need its metadata, which the runtime instantiates through a cache lookup on every access,
+// and that lookup costs more than the whole warm path should.
+
+import Synchronization
+
+/// A key of a ``ConcurrentTable``: equatable, with a cheap well-mixed hash.
+protocol CacheKey: Equatable, Sendable {
+    /// A hash whose low bits are well distributed; no Hasher, so lookups stay cheap.
+    var cacheHash: UInt { get }
+}
+
+extension UInt: CacheKey {
+    /// Addresses are at least 4-byte aligned: fold the high bits into the low ones.
+    var cacheHash: UInt { (self >> 4) ^ (self >> 16) ^ (self >> 28) }
+}
+
+/// Two identities, such as a type and a protocol.
+struct IdentityPair: CacheKey {
+    var first: UInt
+    var second: UInt
+
+    var cacheHash: UInt {
+        // A multiplicative mix of both words (64-bit golden ratio and splitmix constants).
+        let mixed = (first ^ (second &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+        return mixed >> 20
+    }
+}
+
+/// An entry of a ``ConcurrentTable``, which links to the next entry of its bucket.
+protocol ConcurrentTableNode: AnyObject, Sendable {
+    /// The key type.
+    associatedtype Key: CacheKey
+    /// The entry's key.
+    var tableKey: Key { get }
+    /// The next entry of the bucket, once linked.
+    func nextNode() -> Self?
+    /// Links `node` after this entry unless another one was linked first.
+    /// - Parameter node: The entry to link.
+    /// - Returns: The entry that is linked now.
+    func linkNext(_ node: Self) -> Self
+}
+
+/// A lock-free, insert-only hash table of nodes.
+struct ConcurrentTable<Node: ConcurrentTableNode>: ~Copyable, Sendable {
+    private let buckets: InlineArray<4096, PublishedReference<Node>>
+    private let entries = Atomic<Int>(0)
+
+    /// Creates an empty table.
+    init() {
+        buckets = InlineArray { _ in PublishedReference() }
+    }
+
+    /// Looks up a key without locking or allocating.
+    /// - Parameter key: The key.
+    /// - Returns: The node, or `nil`.
+    @inline(__always)
+    func node(for key: Node.Key) -> Node? {
+        var node = buckets[Int(key.cacheHash & 4095)].load()
+        while let current = node {
+            if current.tableKey == key { return current }
+            node = current.nextNode()
+        }
+        return nil
+    }
+
+    /// Returns the node for a key, building and publishing one on the first request.
+    ///
+    /// When two threads race on the same key, both may build a node; the first one published
+    /// wins and the other is discarded. Building must therefore have no side effects beyond the
+    /// table, and may itself consult the table.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - make: Builds the node; its `tableKey` must be `key`.
+    /// - Returns: The published node.
+    @inline(__always)
+    func node(for key: Node.Key, orInsert make: () throws -> Node) rethrows -> Node {
+        if let existing = node(for: key) { return existing }
+        return insert(try make())
+    }
+
+    private func insert(_ fresh: Node) -> Node {
+        let key = fresh.tableKey
+        var node = buckets[Int(key.cacheHash & 4095)].storeIfNil(fresh)
+        while true {
+            if node === fresh {
+                entries.add(1, ordering: .relaxed)
+                return fresh
+            }
+            if node.tableKey == key { return node }
+            node = node.linkNext(fresh)
+        }
+    }
+
+    /// The number of entries published.
+    var count: Int { entries.load(ordering: .relaxed) }
+}
