@@ -20,6 +20,37 @@ private enum Shape {
     case empty
 }
 
+// README: "Conformances"
+private protocol Drawable {
+    func draw() -> String
+}
+
+private struct Circle: Drawable {
+    var radius: Double
+    func draw() -> String { "circle \(radius)" }
+}
+
+// README: "Opening an Any as a protocol, and visitors"
+private protocol DrawableVisitor {
+    mutating func visit<D: Drawable>(_ drawable: D)
+}
+
+private enum DrawableProtocol {
+    static let descriptor = try? ProtocolDescriptor((any Drawable).self)
+
+    /// Opens `value` and hands it to the visitor with its concrete type.
+    static func visit<Visitor: DrawableVisitor>(_ value: Any, with visitor: inout Visitor) -> Bool {
+        guard let drawable = descriptor?.open(value, as: (any Drawable).self) else { return false }
+        visitor.visit(drawable)  // Swift opens the existential into D
+        return true
+    }
+}
+
+private struct Collector: DrawableVisitor {
+    var drawings: [String] = []
+    mutating func visit<D: Drawable>(_ drawable: D) { drawings.append(drawable.draw()) }
+}
+
 @Suite("README examples")
 struct ReadmeExampleTests {
     @Test("Layout and fields")
@@ -99,5 +130,25 @@ struct ReadmeExampleTests {
         let point = Point(x: 1, y: 2, label: "p")
         #expect(TypeMetadata.layoutEquals(point, point))
         #expect(!TypeMetadata.layoutEquals(point, Point(x: 1, y: 2, label: "q")))
+    }
+
+    @Test("Conformances")
+    func conformances() throws {
+        let drawable = try ProtocolDescriptor((any Drawable).self)
+        #expect(drawable.conformance(of: Circle.self) != nil)
+        #expect(drawable.conformingTypes() == [TypeMetadata(Circle.self)])
+        #expect(drawable.conformanceRecords().count == 1)
+        #expect(TypeMetadata(Circle.self).conformances == [drawable])
+        #expect(throws: RuntimeMetadataError.markerProtocol(name: "Swift.Sendable")) {
+            try ProtocolDescriptor(named: "Swift.Sendable")
+        }
+    }
+
+    @Test("Opening an Any as a protocol, and visitors")
+    func visitors() {
+        var collector = Collector()
+        let items: [Any] = [Circle(radius: 1), "not drawable", Circle(radius: 2)]
+        for item in items { _ = DrawableProtocol.visit(item, with: &collector) }
+        #expect(collector.drawings == ["circle 1.0", "circle 2.0"])
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// The proof that one type conforms to one protocol: the witness table the runtime found.
 ///
-/// Get one from ``ProtocolDescriptor/conformance(of:)``. With it, read associated types, and
+/// Get one from ``ProtocolDescriptor/conformance(of:)-(TypeMetadata)``. With it, read associated types, and
 /// open the type or a value of it as the protocol's existential without `as?`.
 public struct Conformance: Hashable, Sendable, CustomStringConvertible {
     /// The conforming type.

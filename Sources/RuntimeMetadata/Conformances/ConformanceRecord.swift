@@ -6,7 +6,7 @@
 /// Records come from the images' `swift5_protocol_conformances` sections; see
 /// ``ProtocolDescriptor/conformanceRecords()`` and ``Image/conformances``. A record of a
 /// generic type describes every instantiation whose arguments meet its
-/// ``conditionalRequirements``; use ``ProtocolDescriptor/conformance(of:)`` to ask about one type.
+/// ``conditionalRequirements``; use ``ProtocolDescriptor/conformance(of:)-(TypeMetadata)`` to ask about one type.
 public struct ConformanceRecord: Hashable, Sendable, CustomStringConvertible {
     let reference: ConformanceRecordReference
 
