@@ -11,7 +11,9 @@ let strictSettings: [SwiftSetting] = [
 let package = Package(
     name: "RuntimeMetadata",
     products: [
-        .library(name: "RuntimeMetadata", targets: ["RuntimeMetadata"])
+        .library(name: "RuntimeMetadata", targets: ["RuntimeMetadata"]),
+        .library(name: "MetadataInspector", targets: ["MetadataInspector"]),
+        .executable(name: "metadata-inspect", targets: ["metadata-inspect"]),
     ],
     targets: [
         .target(
@@ -22,6 +24,16 @@ let package = Package(
             name: "RuntimeMetadata",
             dependencies: ["CMetadata"],
             swiftSettings: strictSettings + [.strictMemorySafety()]
+        ),
+        .target(
+            name: "MetadataInspector",
+            dependencies: ["RuntimeMetadata"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "metadata-inspect",
+            dependencies: ["MetadataInspector"],
+            swiftSettings: strictSettings
         ),
         .target(
             name: "ResilientFixtures",
@@ -42,6 +54,11 @@ let package = Package(
         .testTarget(
             name: "RuntimeMetadataTests",
             dependencies: ["RuntimeMetadata", "Fixtures", "FixturesWithoutReflection", "ResilientFixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MetadataInspectorTests",
+            dependencies: ["MetadataInspector", "RuntimeMetadata"],
             swiftSettings: strictSettings
         ),
     ],

@@ -124,7 +124,7 @@ enum LoadedImages {
 
     /// The nominal type descriptors of every loaded image, in image order.
     static var typeDescriptors: [DescriptorReference] {
-        unsafe ImageSections.all.flatMap { unsafe $0.typeDescriptors.map(DescriptorReference.init) }
+        unsafe ImageSections.all.flatMap { unsafe $0.allTypeDescriptors.map(DescriptorReference.init) }
     }
 
     /// The protocol descriptors of every loaded image, in image order.
@@ -172,10 +172,110 @@ enum LoadedImages {
             unsafe ImageRecords(
                 path: image.path,
                 identity: image.baseAddress.map { UInt(bitPattern: $0) } ?? 0,
-                typeDescriptors: image.typeDescriptors.map(DescriptorReference.init),
+                typeDescriptors: image.allTypeDescriptors.map(DescriptorReference.init),
                 protocolDescriptors: image.protocolDescriptors.map(ProtocolReference.init),
                 conformances: image.conformanceDescriptors.map(ConformanceRecordReference.init)
             )
         }
     }
+}
+
+// MARK: - Noncopyable type records
+
+extension ImageSections {
+    /// Every type descriptor the image records: its `swift5_type_metadata` and
+    /// `swift5_type_metadata_2` records, then the types its field descriptors name that
+    /// neither lists (ABI reference §2.4), each once.
+    var allTypeDescriptors: [UnsafeRawPointer] {
+        var seen = Set<UInt>()
+        var result: [UnsafeRawPointer] = unsafe []
+        func add(_ descriptor: UnsafeRawPointer) {
+            if seen.insert(UInt(bitPattern: descriptor)).inserted { unsafe result.append(descriptor) }
+        }
+        unsafe (typeDescriptors + noncopyableTypeDescriptors).forEach { unsafe add($0) }
+        unsafe fieldDescriptors.forEach { field in
+            // Only direct references (0x01): they point into this image; indirect ones (0x02)
+            // name types of other images.
+            guard let name = unsafe field.mangledTypeName, unsafe MangledNameLayout(name).leadingReferenceKind == 0x01,
+                let descriptor = unsafe MangledNameLayout(name).leadingContextDescriptor,
+                unsafe (16...18).contains(ContextDescriptorLayout(descriptor).flags.rawKind)
+            else { return }
+            unsafe add(descriptor)
+        }
+        return unsafe result
+    }
+
+    /// The type descriptors of the `swift5_type_metadata_2` section, where 6.x compilers put
+    /// the records of `~Copyable` types.
+    ///
+    /// That section is not part of `MetadataSections` (version 5) and the runtime never
+    /// registers it (ABI reference §2.4), so its address comes from the image file's ELF
+    /// section headers: `sh_addr` plus the image's load base. Any read failure yields no records.
+    var noncopyableTypeDescriptors: [UnsafeRawPointer] {
+        #if canImport(Glibc) || canImport(Musl)
+        guard let base = unsafe baseAddress, unsafe !path.isEmpty,
+            let section = unsafe Self.sectionRange(named: "swift5_type_metadata_2", inFile: path)
+        else { return unsafe [] }
+        let start = unsafe base + section.address
+        return unsafe (0..<(section.size / 4)).compactMap { index -> UnsafeRawPointer? in
+            let field = unsafe start + index * 4
+            let relative: Int32 = unsafe field.read()
+            let target = unsafe field + Int(relative & ~0x3)
+            switch relative & 0x3 {
+            case 0: return unsafe target
+            case 1: return unsafe target.pointer(at: 0)
+            default: return nil
+            }
+        }
+        #else
+        return []
+        #endif
+    }
+
+    #if canImport(Glibc) || canImport(Musl)
+    /// Finds a section's virtual address and size in a 64-bit little-endian ELF file's section
+    /// headers (`Elf64_Ehdr` and `Elf64_Shdr`, `/usr/include/elf.h`), reading with bounds checks.
+    private static func sectionRange(named wanted: String, inFile path: String) -> (address: Int, size: Int)? {
+        let descriptor = unsafe open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        func read(_ offset: Int, _ count: Int) -> [UInt8]? {
+            guard offset >= 0, count >= 0, count < 1 << 26 else { return nil }
+            var buffer = [UInt8](repeating: 0, count: count)
+            let got = unsafe buffer.withUnsafeMutableBytes {
+                unsafe pread(descriptor, $0.baseAddress, count, off_t(offset))
+            }
+            return got == count ? buffer : nil
+        }
+        func integer(_ bytes: [UInt8], _ offset: Int, _ size: Int) -> Int {
+            var value = 0
+            for index in 0..<size { value |= Int(bytes[offset + index]) << (8 * index) }
+            return value
+        }
+        guard let header = read(0, 64), header[0..<4] == [0x7F, 0x45, 0x4C, 0x46], header[4] == 2, header[5] == 1 else {
+            return nil
+        }
+        let headersOffset = integer(header, 0x28, 8)
+        let entrySize = integer(header, 0x3A, 2)
+        let count = integer(header, 0x3C, 2)
+        let namesIndex = integer(header, 0x3E, 2)
+        guard entrySize >= 64, namesIndex < count, headersOffset > 0,
+            let headers = read(headersOffset, entrySize * count)
+        else { return nil }
+        let namesHeader = namesIndex * entrySize
+        guard let names = read(integer(headers, namesHeader + 0x18, 8), integer(headers, namesHeader + 0x20, 8)) else {
+            return nil
+        }
+        let target = Array(wanted.utf8) + [0]
+        for index in 0..<count {
+            let entry = index * entrySize
+            let nameOffset = integer(headers, entry, 4)
+            guard nameOffset + target.count <= names.count,
+                Array(names[nameOffset..<(nameOffset + target.count)]) == target
+            else { continue }
+            return (integer(headers, entry + 0x10, 8), integer(headers, entry + 0x20, 8))
+        }
+        return nil
+    }
+    #endif
 }

@@ -35,9 +35,12 @@ public struct TypeDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// The unqualified name, such as `Dictionary`.
     public var name: String { reference.name }
 
-    /// The dotted name of the type and the contexts it is nested in, such as `Swift.Dictionary.Index`.
+    /// The name the runtime prints for the type, generic arguments left out, such as
+    /// `Swift.Dictionary.Index`.
     ///
-    /// Extension and anonymous (private) contexts appear as parenthesized placeholders.
+    /// It is `String(reflecting:)`'s spelling: a type nested in an extension of another
+    /// module's type is `(extension in Module):Swift.Int.Nested`, a private type's anonymous
+    /// context is `(unknown context at $…)`, and imported C types use their ABI names.
     public var qualifiedName: String { reference.qualifiedName }
 
     /// The name of the module that declares the type.
@@ -100,7 +103,13 @@ public struct TypeDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// Whether the type declaration suppresses `Escapable` (`~Escapable`).
     public var suppressesEscapable: Bool { (reference.invertibleProtocols ?? 0) & 0x2 != 0 }
 
-    /// The metadata of a non-generic type, from its access function; `nil` for generic types.
+    /// Whether the type has runtime metadata at all. The compiler omits the metadata access
+    /// function of a type whose metadata nothing needs (an internal type never used as a value,
+    /// a caseless namespace enum), leaving only its descriptor.
+    public var hasMetadata: Bool { reference.hasAccessFunction }
+
+    /// The metadata of a non-generic type, from its access function; `nil` for generic types
+    /// and types without metadata.
     public var metadata: TypeMetadata? { reference.nonGenericMetadata.map(TypeMetadata.init) }
 
     /// The qualified name.
@@ -241,9 +250,9 @@ public struct GenericRequirement: Hashable, Sendable {
 extension TypeDescriptor {
     /// The nominal type descriptors of every loaded image, in the runtime's image order.
     ///
-    /// The list comes from each image's `swift5_type_metadata` section. Noncopyable types are
-    /// recorded in a section the runtime does not register (`swift5_type_metadata_2`) and are
-    /// not listed; nor are types whose records were stripped.
+    /// The list joins each image's `swift5_type_metadata` records, its `swift5_type_metadata_2`
+    /// records (noncopyable types, in a section the runtime does not register, found through the
+    /// image file's section headers), and the types its field descriptors name.
     /// - Returns: The descriptors, unique types only once.
     public static func allLoaded() -> [TypeDescriptor] {
         var seen = Set<DescriptorReference>()

@@ -33,7 +33,8 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     /// The file name of the image's path, such as `libFoundationEssentials.so`.
     public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
 
-    /// The nominal types the image defines, from its `swift5_type_metadata` section.
+    /// The nominal types the image defines: its type metadata records (noncopyable types'
+    /// included) and the types its field descriptors name.
     public var typeDescriptors: [TypeDescriptor] { typeDescriptorReferences.map(TypeDescriptor.init) }
 
     /// The protocols the image defines, from its `swift5_protocols` section.

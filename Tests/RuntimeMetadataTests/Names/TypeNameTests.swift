@@ -66,6 +66,13 @@ struct TypeNameTests {
         }
     }
 
+    @Test("Noncopyable types resolve by name, from the records the runtime does not register")
+    func noncopyableNames() throws {
+        #expect(try TypeMetadata(named: "Fixtures.NoncopyableStruct") == TypeMetadata(of: NoncopyableStruct.self))
+        #expect(try TypeMetadata(named: "Fixtures.NoncopyableEnum") == TypeMetadata(of: NoncopyableEnum.self))
+        #expect(TypeDescriptor.allLoaded().contains { $0.qualifiedName == "Fixtures.HoldsNoncopyable" })
+    }
+
     @Test("A name resolves before the type is used elsewhere")
     func unusedType() throws {
         let metadata = try TypeMetadata(named: "Fixtures.GenericPair<Swift.UInt8, Fixtures.Shape>")

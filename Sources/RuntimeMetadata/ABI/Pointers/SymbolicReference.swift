@@ -44,6 +44,14 @@ struct MangledNameLayout: Sendable {
         unsafe self.leadingReferenceKind = first >= 0x01 && first <= 0x1F ? first : nil
     }
 
+    /// The context descriptor a name starting with a direct (0x01) or indirect (0x02) symbolic
+    /// reference to a context names.
+    var leadingContextDescriptor: UnsafeRawPointer? {
+        guard let kind = unsafe leadingReferenceKind, kind == 0x01 || kind == 0x02 else { return nil }
+        let target = unsafe address.relativeDirectPointer(at: 1)
+        return kind == 0x01 ? unsafe target : unsafe target?.pointer(at: 0)
+    }
+
     /// The plain characters after the last symbolic reference.
     var trailingText: String {
         let start = unsafe endOfLastSymbolicReference

@@ -85,6 +85,13 @@ struct DescriptorReference: Hashable, Sendable {
         ).map(MetadataReference.init)
     }
 
+    /// The descriptor of the type an extension extends, when its mangled name refers to one
+    /// symbolically (generic extended types do not resolve without arguments).
+    var extendedTypeDescriptor: DescriptorReference? {
+        guard let name = unsafe context.extendedContext else { return nil }
+        return unsafe MangledNameLayout(name).leadingContextDescriptor.map(DescriptorReference.init)
+    }
+
     /// Whether this is an extension context.
     var isExtension: Bool { unsafe context.flags.kind == .extension }
 
@@ -183,6 +190,13 @@ struct DescriptorReference: Hashable, Sendable {
         return unsafe ClassDescriptorLayout(address).superclassType.map { unsafe MangledNameLayout($0).printable }
     }
 
+    /// Whether the type has a metadata access function. The compiler omits it for types whose
+    /// metadata is never needed; such types have descriptors but no metadata.
+    var hasAccessFunction: Bool {
+        guard isType else { return false }
+        return unsafe TypeContextDescriptorLayout(address).accessFunction != nil
+    }
+
     /// Calls the access function of a non-generic type for complete metadata.
     var nonGenericMetadata: MetadataReference? {
         guard isType, !isGeneric, let function = unsafe TypeContextDescriptorLayout(address).accessFunction else {
@@ -265,17 +279,38 @@ struct ProtocolReference: Hashable, Sendable {
 }
 
 extension DescriptorReference {
-    /// The dotted name of the context with its parents, as `String(reflecting:)` spells nominal types.
+    /// The name the runtime prints for the context, generic arguments left out:
+    /// `Module.Outer.Inner`, `(extension in Module):Swift.Int.Nested`,
+    /// `Module.(unknown context at $55d9edc65fe0).Private`, and imported C types under their
+    /// ABI names (`__C.CFRunLoopRef`).
     var qualifiedName: String {
-        var parts: [String] = []
-        var current: DescriptorReference? = self
-        var depth = 0
-        while let context = current, depth < 64 {
-            parts.append(context.name)
-            current = context.parent
-            depth += 1
+        if isModule { return name }
+        if isExtension {
+            let extended =
+                extendedType.map { Self.stripGenericArguments(MetadataReference.typeName($0)) }
+                ?? extendedTypeDescriptor?.qualifiedName ?? "?"
+            return "(extension in \(moduleName)):\(extended)"
         }
-        return parts.reversed().joined(separator: ".")
+        let abiName = importInfo.first { $0.kind == "N" }?.value
+        let own = isAnonymous ? "(unknown context at $\(String(identity, radix: 16)))" : abiName ?? name
+        guard let parent else { return own }
+        return "\(parent.qualifiedName).\(own)"
+    }
+
+    /// Removes every `<…>` group from a name.
+    static func stripGenericArguments(_ name: String) -> String {
+        var depth = 0
+        var result = ""
+        for character in name {
+            if character == "<" {
+                depth += 1
+            } else if character == ">" {
+                depth -= 1
+            } else if depth == 0 {
+                result.append(character)
+            }
+        }
+        return result
     }
 }
 

@@ -65,6 +65,11 @@ struct MetadataReference: Hashable, Sendable {
     /// The name as `String(reflecting:)` prints it.
     var qualifiedName: String { unsafe RuntimeEntryPoints.typeName(address, qualified: true) }
 
+    /// The name of a type as `String(reflecting:)` prints it.
+    /// - Parameter metadata: The type.
+    /// - Returns: The name.
+    static func typeName(_ metadata: MetadataReference) -> String { metadata.qualifiedName }
+
     /// The runtime's mangled name, without `$s`.
     var mangledName: String? { unsafe RuntimeEntryPoints.mangledTypeName(address) }
 

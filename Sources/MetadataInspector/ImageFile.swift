@@ -1,0 +1,104 @@
+// ImageFile.swift
+//
+// Checks a file before it is handed to the dynamic loader: that it exists, is an ELF image
+// whose section headers lie inside the file, and has Swift metadata sections. Every read is
+// bounds-checked against the file's bytes, so a truncated or foreign file is an error that
+// names the file and the offset, never a crash (and never a library loaded by mistake).
+
+// The standard library cannot read files; Foundation's FileManager does, with safe APIs.
+import Foundation
+
+/// A file checked to be a 64-bit little-endian ELF image with Swift metadata sections.
+struct ImageFile {
+    /// The file's path.
+    let path: String
+    /// The names of its sections.
+    let sectionNames: [String]
+
+    /// Reads and checks a file.
+    /// - Parameter path: The file's path.
+    /// - Throws: ``InspectorError`` naming what is wrong.
+    init(path: String) throws(InspectorError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .missingFile(path: path)
+        }
+        if isDirectory.boolValue { throw .directory(path: path) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .loadFailed(path: path, reason: "the file cannot be read")
+        }
+        let reader = ByteReader(bytes: [UInt8](data), path: path)
+        // ELF identification: magic, 64-bit class, little-endian data.
+        guard reader.count >= 4, try reader.bytes(at: 0, count: 4) == [0x7F, 0x45, 0x4C, 0x46] else {
+            throw .notELF(path: path)
+        }
+        guard try reader.byte(at: 4) == 2, try reader.byte(at: 5) == 1 else {
+            throw .notSwift(path: path)
+        }
+        // Elf64_Ehdr: e_shoff at 0x28, e_shentsize at 0x3A, e_shnum at 0x3C, e_shstrndx at 0x3E.
+        let sectionHeaderOffset = try reader.integer(at: 0x28, size: 8)
+        let sectionHeaderSize = try reader.integer(at: 0x3A, size: 2)
+        let sectionCount = try reader.integer(at: 0x3C, size: 2)
+        let namesIndex = try reader.integer(at: 0x3E, size: 2)
+        guard sectionCount > 0, sectionHeaderSize >= 64, namesIndex < sectionCount else { throw .notSwift(path: path) }
+        // Elf64_Shdr: sh_name at 0, sh_offset at 0x18, sh_size at 0x20.
+        func header(_ index: Int) throws(InspectorError) -> (name: Int, offset: Int, size: Int) {
+            let base = sectionHeaderOffset + index * sectionHeaderSize
+            return (
+                try reader.integer(at: base, size: 4), try reader.integer(at: base + 0x18, size: 8),
+                try reader.integer(at: base + 0x20, size: 8)
+            )
+        }
+        _ = try reader.bytes(at: sectionHeaderOffset, count: sectionCount * sectionHeaderSize)
+        let names = try header(namesIndex)
+        _ = try reader.bytes(at: names.offset, count: names.size)
+        var sectionNames: [String] = []
+        for index in 0..<sectionCount {
+            let section = try header(index)
+            sectionNames.append(try reader.cString(at: names.offset + section.name, limit: names.offset + names.size))
+        }
+        guard sectionNames.contains(where: { $0.hasPrefix("swift5_") }) else { throw .notSwift(path: path) }
+        self.path = path
+        self.sectionNames = sectionNames
+    }
+}
+
+/// Bounds-checked little-endian reads over a file's bytes.
+private struct ByteReader {
+    let bytes: [UInt8]
+    let path: String
+
+    var count: Int { bytes.count }
+
+    func byte(at offset: Int) throws(InspectorError) -> UInt8 {
+        guard offset >= 0, offset < bytes.count else { throw .truncated(path: path, offset: offset) }
+        return bytes[offset]
+    }
+
+    func bytes(at offset: Int, count length: Int) throws(InspectorError) -> ArraySlice<UInt8> {
+        guard offset >= 0, length >= 0, offset <= bytes.count - length else {
+            let (end, overflow) = offset.addingReportingOverflow(max(length, 0))
+            throw .truncated(path: path, offset: overflow ? Int.max : end)
+        }
+        return bytes[offset..<(offset + length)]
+    }
+
+    func integer(at offset: Int, size: Int) throws(InspectorError) -> Int {
+        var value: UInt64 = 0
+        for (shift, byte) in try bytes(at: offset, count: size).enumerated() {
+            value |= UInt64(byte) << (8 * UInt64(shift))
+        }
+        // Offsets beyond Int.max cannot lie inside any file.
+        guard value <= UInt64(Int.max) else { throw .truncated(path: path, offset: Int.max) }
+        return Int(value)
+    }
+
+    func cString(at offset: Int, limit: Int) throws(InspectorError) -> String {
+        var end = offset
+        while try byte(at: end) != 0 {
+            end += 1
+            if end >= limit { throw .truncated(path: path, offset: end) }
+        }
+        return String(decoding: bytes[offset..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,102 @@
+// Inspector.swift
+
+import RuntimeMetadata
+
+/// The logic of `metadata-inspect`: parses a command line, loads libraries, and reports on the
+/// process's Swift images through RuntimeMetadata's public API.
+public enum Inspector {
+    /// What a run printed and how it ended.
+    public struct Outcome: Equatable, Sendable {
+        /// Standard output.
+        public var output: String
+        /// Standard error: `error: …` lines.
+        public var error: String
+        /// The exit status: 0 on success, 1 for a failure on good syntax, 2 for a usage error.
+        public var status: Int32
+    }
+
+    /// Runs a command line, without the program name.
+    /// - Parameter arguments: The arguments.
+    /// - Returns: What to print and the exit status.
+    public static func run(_ arguments: [String]) -> Outcome {
+        do {
+            let parsed = try Arguments(parsing: arguments)
+            if parsed.help {
+                return Outcome(output: Arguments.help(for: parsed.subcommand) + "\n", error: "", status: 0)
+            }
+            let output = try report(parsed)
+            return Outcome(output: output + "\n", error: "", status: 0)
+        } catch {
+            let hint = error.exitStatus == 2 ? "\nRun 'metadata-inspect --help' for usage." : ""
+            return Outcome(output: "", error: "error: \(error)\(hint)\n", status: error.exitStatus)
+        }
+    }
+
+    /// Loads the requested libraries, then builds the requested report.
+    /// - Parameter arguments: The parsed command line.
+    /// - Returns: The report's text or JSON.
+    /// - Throws: ``InspectorError``.
+    public static func report(_ arguments: Arguments) throws(InspectorError) -> String {
+        for path in arguments.loads {
+            try load(path)
+        }
+        let images = try selectImages(arguments.image)
+        let report: Report
+        switch arguments.subcommand {
+        case .summary: report = Report.summary(images)
+        case .images: report = Report.images(images)
+        case .types: report = Report.types(images, kinds: arguments.kinds)
+        case .protocols: report = Report.protocols(images)
+        case .conformances:
+            report = Report.conformances(images, protocolName: arguments.protocolName, typeName: arguments.typeName)
+        case .layout:
+            report = try Report.layout(try resolve(arguments.layoutType ?? ""))
+        }
+        return arguments.json ? report.json.serialized(pretty: true) : report.text
+    }
+
+    /// Checks a library file and loads it.
+    /// - Parameter path: The library.
+    /// - Throws: ``InspectorError`` for a missing, foreign or truncated file or a refused load.
+    static func load(_ path: String) throws(InspectorError) {
+        _ = try ImageFile(path: path)
+        do {
+            try Image.load(path)
+        } catch {
+            switch error {
+            case .notASwiftImage: throw .notSwift(path: path)
+            case .imageLoadFailed(_, let reason): throw .loadFailed(path: path, reason: reason)
+            default: throw .loadFailed(path: path, reason: "\(error)")
+            }
+        }
+    }
+
+    /// The images an `--image` filter selects: all without a filter; by full path, or by file name.
+    static func selectImages(_ filter: String?) throws(InspectorError) -> [Image] {
+        let images = Image.all
+        guard let filter else { return images }
+        let matches = images.filter { $0.path == filter || $0.fileName == filter }
+        guard !matches.isEmpty else { throw .unknownImage(filter) }
+        return matches
+    }
+
+    /// Resolves a type name as `String(reflecting:)` prints it, or a mangled name.
+    static func resolve(_ name: String) throws(InspectorError) -> TypeMetadata {
+        guard !name.allSatisfy({ $0 == " " }) else { throw .unknownType(name: name, reason: "the name is empty") }
+        let byName: RuntimeMetadataError
+        do {
+            return try TypeMetadata(named: name)
+        } catch {
+            byName = error
+        }
+        if !name.contains("."), !name.contains("<"), !name.contains(" "),
+            let mangled = try? TypeMetadata(mangledName: name)
+        {
+            return mangled
+        }
+        switch byName {
+        case .unresolvableName(_, let part, let reason): throw .unknownType(name: name, reason: "'\(part)': \(reason)")
+        default: throw .unknownType(name: name, reason: "\(byName)")
+        }
+    }
+}

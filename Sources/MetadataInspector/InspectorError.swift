@@ -1,0 +1,53 @@
+// InspectorError.swift
+
+/// An error of the inspector, mapped by `metadata-inspect` to a message on standard error
+/// and an exit status.
+public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The command line is malformed: an unknown subcommand or option, a missing value.
+    /// Exit status 2.
+    case usage(String)
+    /// No file exists at the path.
+    case missingFile(path: String)
+    /// The path names a directory.
+    case directory(path: String)
+    /// The file is not an ELF shared object or executable.
+    case notELF(path: String)
+    /// The file ends before a structure it declares.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - offset: The byte offset that lies beyond the end of the file.
+    case truncated(path: String, offset: Int)
+    /// The file is an ELF image without Swift metadata sections.
+    case notSwift(path: String)
+    /// The dynamic loader or the runtime refused the library.
+    case loadFailed(path: String, reason: String)
+    /// No loaded image matches an `--image` filter.
+    case unknownImage(String)
+    /// A type name did not resolve.
+    case unknownType(name: String, reason: String)
+    /// Describing a type failed.
+    case metadata(String)
+
+    /// The exit status: 2 for usage errors, 1 for failures on good syntax.
+    public var exitStatus: Int32 {
+        if case .usage = self { return 2 }
+        return 1
+    }
+
+    /// The message, without the `error:` prefix.
+    public var description: String {
+        switch self {
+        case .usage(let message): message
+        case .missingFile(let path): "no such file: '\(path)'"
+        case .directory(let path): "'\(path)' is a directory, not a library"
+        case .notELF(let path): "'\(path)' is not an ELF image"
+        case .truncated(let path, let offset): "'\(path)' is truncated: it ends before offset \(offset)"
+        case .notSwift(let path): "'\(path)' has no Swift metadata sections"
+        case .loadFailed(let path, let reason): "cannot load '\(path)': \(reason)"
+        case .unknownImage(let name): "no loaded Swift image matches '\(name)'"
+        case .unknownType(let name, let reason): "unknown type '\(name)': \(reason)"
+        case .metadata(let message): message
+        }
+    }
+}

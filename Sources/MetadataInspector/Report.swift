@@ -1,0 +1,332 @@
+// Report.swift
+
+public import RuntimeMetadata
+
+/// One report, as aligned text and as the JSON contract.
+public struct Report: Sendable {
+    /// The aligned text.
+    public let text: String
+    /// The JSON document.
+    public let json: JSONValue
+
+    /// Image, type, protocol and conformance counts, the largest images first.
+    /// - Parameter images: The images.
+    /// - Returns: The report.
+    public static func summary(_ images: [Image]) -> Report {
+        let rows = images.map { image in
+            (image, image.typeDescriptors.count, image.protocols.count, image.conformances.count)
+        }.sorted { ($0.1 + $0.2 + $0.3, $1.0.path) > ($1.1 + $1.2 + $1.3, $0.0.path) }
+        let totals = rows.reduce((0, 0, 0)) { ($0.0 + $1.1, $0.1 + $1.2, $0.2 + $1.3) }
+        var lines = [
+            "\(images.count) images, \(totals.0) types, \(totals.1) protocols, \(totals.2) conformances", "",
+        ]
+        lines += table(
+            ["TYPES", "PROTOCOLS", "CONFORMANCES", "IMAGE"],
+            rows.map { [String($0.1), String($0.2), String($0.3), $0.0.path] },
+            rightAligned: 3
+        )
+        let json = JSONValue.object([
+            ("images", .array(rows.map { imageJSON($0.0, types: $0.1, protocols: $0.2, conformances: $0.3) })),
+            (
+                "totals",
+                .object([
+                    ("images", .int(images.count)), ("types", .int(totals.0)), ("protocols", .int(totals.1)),
+                    ("conformances", .int(totals.2)),
+                ])
+            ),
+        ])
+        return Report(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    /// Every image, in load order.
+    /// - Parameter images: The images.
+    /// - Returns: The report.
+    public static func images(_ images: [Image]) -> Report {
+        let rows = images.map { ($0, $0.typeDescriptors.count, $0.protocols.count, $0.conformances.count) }
+        let lines = table(
+            ["TYPES", "PROTOCOLS", "CONFORMANCES", "IMAGE"],
+            rows.map { [String($0.1), String($0.2), String($0.3), $0.0.path] },
+            rightAligned: 3
+        )
+        let json = JSONValue.object([
+            ("images", .array(rows.map { imageJSON($0.0, types: $0.1, protocols: $0.2, conformances: $0.3) }))
+        ])
+        return Report(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    private static func imageJSON(_ image: Image, types: Int, protocols: Int, conformances: Int) -> JSONValue {
+        .object([
+            ("path", .string(image.path)), ("types", .int(types)), ("protocols", .int(protocols)),
+            ("conformances", .int(conformances)),
+        ])
+    }
+
+    /// The nominal types of the images, and their protocols when `kinds` asks for them.
+    /// - Parameters:
+    ///   - images: The images.
+    ///   - kinds: `struct`, `enum`, `class`, `protocol`; empty for the three type kinds.
+    /// - Returns: The report.
+    public static func types(_ images: [Image], kinds: [String]) -> Report {
+        let wanted = Set(kinds.isEmpty ? ["struct", "enum", "class"] : kinds)
+        var rows: [(name: String, kind: String, image: String, isGeneric: Bool, parameters: Int)] = []
+        for image in images {
+            for descriptor in image.typeDescriptors {
+                let kind = kindName(descriptor.kind)
+                guard wanted.contains(kind) else { continue }
+                rows.append(
+                    (
+                        descriptor.qualifiedName, kind, image.path, descriptor.isGeneric,
+                        descriptor.genericParameters.count
+                    )
+                )
+            }
+            if wanted.contains("protocol") {
+                for protocolDescriptor in image.protocols {
+                    rows.append((protocolDescriptor.qualifiedName, "protocol", image.path, false, 0))
+                }
+            }
+        }
+        let lines = table(
+            ["KIND", "GENERIC", "NAME", "IMAGE"],
+            rows.map { [$0.kind, $0.isGeneric ? "<\($0.parameters)>" : "", $0.name, fileName($0.image)] }
+        )
+        let json = JSONValue.object([
+            (
+                "types",
+                .array(
+                    rows.map {
+                        .object([
+                            ("name", .string($0.name)), ("kind", .string($0.kind)), ("image", .string($0.image)),
+                            ("isGeneric", .bool($0.isGeneric)), ("genericParameterCount", .int($0.parameters)),
+                        ])
+                    }
+                )
+            )
+        ])
+        return Report(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    /// The protocols of the images.
+    /// - Parameter images: The images.
+    /// - Returns: The report.
+    public static func protocols(_ images: [Image]) -> Report {
+        var rows: [(ProtocolDescriptor, String)] = []
+        for image in images {
+            for protocolDescriptor in image.protocols { rows.append((protocolDescriptor, image.path)) }
+        }
+        let lines = table(
+            ["REQUIREMENTS", "CLASS", "NAME", "ASSOCIATED TYPES", "IMAGE"],
+            rows.map {
+                [
+                    String($0.0.requirements.count), $0.0.isClassBound ? "class" : "",
+                    $0.0.qualifiedName, $0.0.associatedTypeNames.joined(separator: ", "), fileName($0.1),
+                ]
+            },
+            rightAligned: 1
+        )
+        let json = JSONValue.object([
+            (
+                "protocols",
+                .array(
+                    rows.map {
+                        .object([
+                            ("name", .string($0.0.qualifiedName)), ("image", .string($0.1)),
+                            ("requirementCount", .int($0.0.requirements.count)),
+                            ("associatedTypes", .array($0.0.associatedTypeNames.map(JSONValue.string))),
+                            ("isClassBound", .bool($0.0.isClassBound)),
+                        ])
+                    }
+                )
+            )
+        ])
+        return Report(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    /// The conformance records of the images.
+    /// - Parameters:
+    ///   - images: The images.
+    ///   - protocolName: Only conformances to this protocol (qualified or plain name).
+    ///   - typeName: Only conformances of this type (qualified or plain name).
+    /// - Returns: The report.
+    public static func conformances(_ images: [Image], protocolName: String?, typeName: String?) -> Report {
+        var rows: [(type: String, protocolName: String, image: String, record: ConformanceRecord)] = []
+        for image in images {
+            for record in image.conformances {
+                let type = record.typeDescriptor?.qualifiedName ?? "<objc>"
+                let protocolQualified = record.protocolDescriptor?.qualifiedName ?? "<unknown>"
+                if let protocolName, !matches(protocolQualified, protocolName) { continue }
+                if let typeName, !matches(type, typeName) { continue }
+                rows.append((type, protocolQualified, image.path, record))
+            }
+        }
+        let lines = table(
+            ["TYPE", "PROTOCOL", "FLAGS", "IMAGE"],
+            rows.map {
+                var flags: [String] = []
+                if $0.record.isRetroactive { flags.append("retroactive") }
+                if !$0.record.conditionalRequirements.isEmpty {
+                    flags.append("conditional(\($0.record.conditionalRequirements.count))")
+                }
+                if $0.record.isGeneric { flags.append("generic") }
+                return [$0.type, $0.protocolName, flags.joined(separator: " "), fileName($0.image)]
+            }
+        )
+        let json = JSONValue.object([
+            (
+                "conformances",
+                .array(
+                    rows.map {
+                        .object([
+                            ("type", .string($0.type)), ("protocol", .string($0.protocolName)),
+                            ("image", .string($0.image)),
+                            ("isRetroactive", .bool($0.record.isRetroactive)),
+                            ("conditionalRequirementCount", .int($0.record.conditionalRequirements.count)),
+                            ("isGeneric", .bool($0.record.isGeneric)),
+                        ])
+                    }
+                )
+            )
+        ])
+        return Report(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    /// The full model of one type.
+    /// - Parameter metadata: The type.
+    /// - Returns: The report.
+    /// - Throws: ``InspectorError/metadata(_:)`` when the type's fields or cases cannot be read.
+    public static func layout(_ metadata: TypeMetadata) throws(InspectorError) -> Report {
+        var fields: [(name: String, type: String, offset: Int, isVar: Bool, ownership: String)] = []
+        switch metadata.kind {
+        case .struct, .class:
+            do {
+                for field in try metadata.fields {
+                    fields.append(
+                        (
+                            field.name, field.type?.name ?? "<hidden>", field.offset, field.isVar,
+                            field.ownership.rawValue
+                        )
+                    )
+                }
+            } catch {
+                throw .metadata("\(error)")
+            }
+        case .tuple:
+            for element in metadata.tupleElements {
+                fields.append((element.name, element.type.name, element.offset, true, "strong"))
+            }
+        default: break
+        }
+        var cases: [(name: String, payloadType: String?, isIndirect: Bool)] = []
+        if metadata.kind == .enum || metadata.kind == .optional {
+            do {
+                for enumCase in try metadata.cases {
+                    var payload = enumCase.payloadType?.name
+                    if enumCase.hasPayload && payload == nil { payload = "<hidden>" }
+                    cases.append((enumCase.name, payload, enumCase.isIndirect))
+                }
+            } catch {
+                throw .metadata("\(error)")
+            }
+        }
+        let conformances = metadata.conformances.map(\.qualifiedName)
+        let arguments = metadata.genericArguments.map(\.description)
+        var lines = [
+            "\(metadata.name)", "  kind: \(metadata.kind)",
+            "  size: \(metadata.size), stride: \(metadata.stride), alignment: \(metadata.alignment)",
+            "  POD: \(metadata.isPOD), bitwise-takable: \(metadata.isBitwiseTakable), copyable: \(metadata.isCopyable)",
+        ]
+        if !arguments.isEmpty { lines.append("  generic arguments: " + arguments.joined(separator: ", ")) }
+        if let superclass = metadata.superclass { lines.append("  superclass: \(superclass.name)") }
+        if !fields.isEmpty {
+            lines.append("  fields:")
+            lines += table(
+                ["OFFSET", "NAME", "TYPE", "", ""],
+                fields.map {
+                    [
+                        String($0.offset), $0.name, $0.type, $0.isVar ? "var" : "let",
+                        $0.ownership == "strong" ? "" : $0.ownership,
+                    ]
+                },
+                rightAligned: 1
+            ).map { "    " + $0 }
+        }
+        if !cases.isEmpty {
+            lines.append("  cases (tag order):")
+            lines += cases.enumerated().map { tag, enumCase in
+                "    \(tag) \(enumCase.isIndirect ? "indirect " : "")\(enumCase.name)"
+                    + (enumCase.payloadType.map { "(\($0))" } ?? "")
+            }
+        }
+        if !conformances.isEmpty { lines.append("  conformances: " + conformances.joined(separator: ", ")) }
+        let json = JSONValue.object([
+            ("name", .string(metadata.name)), ("kind", .string("\(metadata.kind)")), ("size", .int(metadata.size)),
+            ("stride", .int(metadata.stride)), ("alignment", .int(metadata.alignment)),
+            ("isPOD", .bool(metadata.isPOD)),
+            ("isBitwiseTakable", .bool(metadata.isBitwiseTakable)), ("isCopyable", .bool(metadata.isCopyable)),
+            ("genericArguments", .array(arguments.map(JSONValue.string))),
+            ("superclass", metadata.superclass.map { .string($0.name) } ?? .null),
+            (
+                "fields",
+                .array(
+                    fields.map {
+                        .object([
+                            ("name", .string($0.name)), ("type", .string($0.type)), ("offset", .int($0.offset)),
+                            ("isVar", .bool($0.isVar)), ("ownership", .string($0.ownership)),
+                        ])
+                    }
+                )
+            ),
+            (
+                "cases",
+                .array(
+                    cases.map {
+                        .object([
+                            ("name", .string($0.name)), ("payloadType", $0.payloadType.map(JSONValue.string) ?? .null),
+                            ("isIndirect", .bool($0.isIndirect)),
+                        ])
+                    }
+                )
+            ),
+            ("conformances", .array(conformances.map(JSONValue.string))),
+        ])
+        return Report(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    private static func kindName(_ kind: TypeDescriptor.Kind) -> String {
+        switch kind {
+        case .struct: "struct"
+        case .enum: "enum"
+        case .class: "class"
+        case .other(let raw): "other(\(raw))"
+        }
+    }
+
+    private static func fileName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
+
+    /// Whether a qualified name matches a filter: equal, or equal to its last component.
+    private static func matches(_ qualified: String, _ filter: String) -> Bool {
+        qualified == filter || qualified.split(separator: ".").last.map(String.init) == filter
+    }
+
+    /// Aligns rows under a header; the first `rightAligned` columns are right-aligned.
+    private static func table(_ header: [String], _ rows: [[String]], rightAligned: Int = 0) -> [String] {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                if column == row.count - 1 { return cell }
+                return column < rightAligned ? padding + cell : cell + padding
+            }.joined(separator: "  ").trimmingTrailingSpaces
+        }
+    }
+}
+
+extension String {
+    /// The string without trailing spaces, which empty last columns would leave.
+    fileprivate var trimmingTrailingSpaces: String {
+        var result = self
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+}
