@@ -1,0 +1,112 @@
+// CommandLineTests.swift
+//
+// The metadata-inspect executable itself: every subcommand with and without --json, and an
+// error's exit status and standard error, through a real process.
+
+import Foundation
+import MetadataInspector
+import Testing
+
+/// The built executable, beside the test bundle.
+private let executable: String? = {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let candidate = bundle.appendingPathComponent("metadata-inspect").path
+    return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+}()
+
+/// Runs the executable and returns its status, output and error.
+private func inspect(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    let path = try #require(executable, "metadata-inspect is not built beside the tests")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (
+        process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+        String(decoding: errorData, as: UTF8.self)
+    )
+}
+
+@Suite("metadata-inspect")
+struct CommandLineTests {
+    @Test("With no arguments it prints the summary of its own process")
+    func summary() throws {
+        let result = try inspect([])
+        #expect(result.status == 0)
+        #expect(result.output.contains("libswiftCore.so"))
+        #expect(result.output.contains("metadata-inspect"))
+        #expect(result.error.isEmpty)
+    }
+
+    @Test(
+        "Every subcommand works as text and as JSON",
+        arguments: [
+            ["summary"], ["images"], ["types", "--image", "libswiftCore.so"],
+            ["protocols", "--image", "libswiftCore.so"],
+            ["conformances", "--type", "Swift.Int"], ["layout", "Swift.Dictionary<Swift.String, Swift.Int>"],
+        ]
+    )
+    func subcommands(_ arguments: [String]) throws {
+        let text = try inspect(arguments)
+        #expect(text.status == 0, "\(text.error)")
+        #expect(!text.output.isEmpty)
+        let json = try inspect(arguments + ["--json"])
+        #expect(json.status == 0)
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.output.utf8))
+        #expect(parsed is [String: Any])
+    }
+
+    @Test("The JSON contract's field names")
+    func contract() throws {
+        let images = try #require(
+            try JSONSerialization.jsonObject(with: Data(try inspect(["images", "--json"]).output.utf8))
+                as? [String: Any]
+        )
+        let image = try #require((images["images"] as? [[String: Any]])?.first)
+        #expect(Set(image.keys).isSuperset(of: ["path", "types", "protocols", "conformances"]))
+        #expect(image["types"] is Int)
+        let conformances = try inspect([
+            "conformances", "--type", "Swift.Int", "--protocol", "Swift.Equatable", "--json",
+        ])
+        let list = try #require(
+            (try JSONSerialization.jsonObject(with: Data(conformances.output.utf8)) as? [String: Any])?["conformances"]
+                as? [[String: Any]]
+        )
+        #expect(list.count == 1)
+        #expect(
+            Set(list[0].keys).isSuperset(of: [
+                "type", "protocol", "image", "isRetroactive", "conditionalRequirementCount", "isGeneric",
+            ])
+        )
+        #expect(list[0]["type"] as? String == "Swift.Int")
+        let layout = try #require(
+            try JSONSerialization.jsonObject(with: Data(try inspect(["layout", "Swift.Int?", "--json"]).output.utf8))
+                as? [String: Any]
+        )
+        #expect(
+            Set(layout.keys).isSuperset(of: [
+                "name", "kind", "size", "stride", "alignment", "isPOD", "isBitwiseTakable", "isCopyable",
+                "genericArguments", "superclass", "fields", "cases", "conformances",
+            ])
+        )
+        #expect(layout["kind"] as? String == "optional")
+    }
+
+    @Test("Errors go to standard error with exit status 1 or 2")
+    func errors() throws {
+        let unknown = try inspect(["layout", "Nowhere.Nothing"])
+        #expect(unknown.status == 1)
+        #expect(unknown.error.hasPrefix("error: "))
+        #expect(unknown.output.isEmpty)
+        let usage = try inspect(["--frobnicate"])
+        #expect(usage.status == 2)
+        #expect(usage.error.hasPrefix("error: unknown option '--frobnicate'"))
+    }
+}
