@@ -44,7 +44,7 @@ protocol ConcurrentTableNode: AnyObject, Sendable {
     /// The entry's key.
     var tableKey: Key { get }
     /// The next entry of the bucket, once linked.
-    func nextNode() -> Self?
+    func nextNode() -> ImmortalReference<Self>?
     /// Links `node` after this entry unless another one was linked first.
     /// - Parameter node: The entry to link.
     /// - Returns: The entry that is linked now.
@@ -61,15 +61,16 @@ struct ConcurrentTable<Node: ConcurrentTableNode>: ~Copyable, Sendable {
         buckets = InlineArray { _ in PublishedReference() }
     }
 
-    /// Looks up a key without locking or allocating.
+    /// Looks up a key without locking, allocating or reference counting.
     /// - Parameter key: The key.
     /// - Returns: The node, or `nil`.
     @inline(__always)
-    func node(for key: Node.Key) -> Node? {
-        var node = buckets[Int(key.cacheHash & 4095)].load()
+    func node(for key: Node.Key) -> ImmortalReference<Node>? {
+        var node = buckets[Int(key.cacheHash & 4095)].loadImmortal()
         while let current = node {
-            if current.tableKey == key { return current }
-            node = current.nextNode()
+            let (found, next) = current.withObject { ($0.tableKey == key, $0.nextNode()) }
+            if found { return current }
+            node = next
         }
         return nil
     }
@@ -84,9 +85,9 @@ struct ConcurrentTable<Node: ConcurrentTableNode>: ~Copyable, Sendable {
     ///   - make: Builds the node; its `tableKey` must be `key`.
     /// - Returns: The published node.
     @inline(__always)
-    func node(for key: Node.Key, orInsert make: () throws -> Node) rethrows -> Node {
+    func node(for key: Node.Key, orInsert make: () throws -> Node) rethrows -> ImmortalReference<Node> {
         if let existing = node(for: key) { return existing }
-        return insert(try make())
+        return ImmortalReference(immortal: insert(try make()))
     }
 
     private func insert(_ fresh: Node) -> Node {

@@ -29,7 +29,8 @@ struct LazyValue<Box: LazyBox>: ~Copyable, Sendable {
     /// - Returns: The published value.
     @inline(__always)
     func value(_ compute: () -> Box.Value) -> Box.Value {
-        if let box = storage.load() { return box.value }
+        // The box is released only with the slot, and slots live in process-lifetime records.
+        if let box = storage.loadImmortal() { return box.withObject { $0.value } }
         return storage.storeIfNil(Box(compute())).value
     }
 }

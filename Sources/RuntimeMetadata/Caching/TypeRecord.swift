@@ -39,7 +39,7 @@ final class TypeRecord: ConcurrentTableNode {
     let comparator = LazyValue<ComparatorBox>()
     let existentialShape = LazyValue<ExistentialShapeBox>()
 
-    func nextNode() -> TypeRecord? { next.load() }
+    func nextNode() -> ImmortalReference<TypeRecord>? { next.loadImmortal() }
     func linkNext(_ node: TypeRecord) -> TypeRecord { next.storeIfNil(node) }
 
     /// Returns the record of a metadata record, building it on first use.
@@ -47,6 +47,14 @@ final class TypeRecord: ConcurrentTableNode {
     /// - Returns: The shared record.
     @inline(__always)
     static func record(for reference: MetadataReference) -> TypeRecord {
+        immortalRecord(for: reference).object
+    }
+
+    /// Returns the record of a metadata record as an unretained reference: records are never removed.
+    /// - Parameter reference: The metadata.
+    /// - Returns: The shared record.
+    @inline(__always)
+    static func immortalRecord(for reference: MetadataReference) -> ImmortalReference<TypeRecord> {
         table.node(for: reference.identity) { TypeRecord(reference) }
     }
 

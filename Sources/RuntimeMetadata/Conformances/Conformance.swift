@@ -59,7 +59,7 @@ final class ConformanceAnswer: ConcurrentTableNode {
         tableKey = key
     }
 
-    func nextNode() -> ConformanceAnswer? { next.load() }
+    func nextNode() -> ImmortalReference<ConformanceAnswer>? { next.loadImmortal() }
     func linkNext(_ node: ConformanceAnswer) -> ConformanceAnswer { next.storeIfNil(node) }
 
     /// The witness table, once found.
@@ -89,10 +89,11 @@ extension ProtocolDescriptor {
     /// - Returns: The conformance, or `nil` when the type does not conform.
     public func conformance(of type: TypeMetadata) -> Conformance? {
         let key = IdentityPair(first: type.reference.identity, second: reference.identity)
-        let answer = conformanceAnswers.node(for: key) { ConformanceAnswer(key) }
-        if let found = answer.found.load() { return found.conformance }
+        let entry = conformanceAnswers.node(for: key) { ConformanceAnswer(key) }
+        if let found = entry.withObject({ $0.found.loadImmortal() }) { return found.withObject { $0.conformance } }
         let generation = ImageGeneration.shared.current
-        if answer.checkedImageCount.load(ordering: .acquiring) >= generation { return nil }
+        if entry.withObject({ $0.checkedImageCount.load(ordering: .acquiring) }) >= generation { return nil }
+        let answer = entry.object
         guard let table = reference.witnessTable(for: type.reference) else {
             answer.checkedImageCount.store(generation, ordering: .releasing)
             return nil

@@ -21,7 +21,7 @@ final class ConformanceIndex: ConcurrentTableNode {
     var tableKey: UInt { UInt(imageCount) }
     private let next = PublishedReference<ConformanceIndex>()
 
-    func nextNode() -> ConformanceIndex? { next.load() }
+    func nextNode() -> ImmortalReference<ConformanceIndex>? { next.loadImmortal() }
     func linkNext(_ node: ConformanceIndex) -> ConformanceIndex { next.storeIfNil(node) }
 
     init(imageCount: Int) {

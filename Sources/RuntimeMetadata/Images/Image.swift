@@ -116,7 +116,7 @@ final class ImageGeneration: Sendable {
             if exchanged { break }
             seen = original
         }
-        return indexes.node(for: UInt(count)) { ConformanceIndex(imageCount: count) }
+        return indexes.node(for: UInt(count)) { ConformanceIndex(imageCount: count) }.object
     }
 
     /// The index of the images loaded now, refreshed.

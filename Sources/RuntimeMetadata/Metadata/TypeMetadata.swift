@@ -16,13 +16,18 @@
 ///
 /// Two values are equal when they describe the same type.
 public struct TypeMetadata: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The shared, cached record, which lives as long as the process.
+    let immortalRecord: ImmortalReference<TypeRecord>
+
     /// The shared, cached record.
-    let record: TypeRecord
+    var record: TypeRecord {
+        @inline(__always) get { immortalRecord.object }
+    }
 
     /// Creates the metadata of a type.
     /// - Parameter type: The type, such as `Int.self` or `type(of: value)`.
     public init(_ type: Any.Type) {
-        self.record = TypeRecord.record(for: MetadataReference(type))
+        self.immortalRecord = TypeRecord.immortalRecord(for: MetadataReference(type))
     }
 
     /// Creates the metadata of a type that may be noncopyable.
@@ -30,12 +35,12 @@ public struct TypeMetadata: Hashable, Sendable, CustomStringConvertible, CustomD
     /// `Any.Type` cannot hold the metatype of a `~Copyable` type, so this generic form takes one.
     /// - Parameter type: The type.
     public init<T: ~Copyable>(of type: T.Type) {
-        self.record = TypeRecord.record(for: MetadataReference(noncopyable: type))
+        self.immortalRecord = TypeRecord.immortalRecord(for: MetadataReference(noncopyable: type))
     }
 
     /// Wraps a metadata handle from the ABI layer.
     init(_ reference: MetadataReference) {
-        self.record = TypeRecord.record(for: reference)
+        self.immortalRecord = TypeRecord.immortalRecord(for: reference)
     }
 
     /// The metadata handle.
@@ -70,11 +75,11 @@ public struct TypeMetadata: Hashable, Sendable, CustomStringConvertible, CustomD
     public var debugDescription: String { "TypeMetadata(\(record.name), \(record.kind))" }
 
     /// Whether two values describe the same type.
-    public static func == (lhs: TypeMetadata, rhs: TypeMetadata) -> Bool { lhs.record === rhs.record }
+    public static func == (lhs: TypeMetadata, rhs: TypeMetadata) -> Bool { lhs.immortalRecord === rhs.immortalRecord }
 
     /// Hashes the type's identity.
     /// - Parameter hasher: The hasher.
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(record)) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(immortalRecord.identity) }
 
     /// Throws when the metadata's kind is unknown to this version of the library.
     ///

@@ -15,7 +15,7 @@ private final class NamedType: ConcurrentTableNode {
         self.metadata = metadata
     }
 
-    func nextNode() -> NamedType? { next.load() }
+    func nextNode() -> ImmortalReference<NamedType>? { next.loadImmortal() }
     func linkNext(_ node: NamedType) -> NamedType { next.storeIfNil(node) }
 }
 
@@ -41,8 +41,10 @@ extension TypeMetadata {
     ///   requirement.
     public init(named name: String) throws(RuntimeMetadataError) {
         let key = UInt(bitPattern: name.hashValue)
-        if let cached = namedTypes.node(for: key), cached.name == name {
-            self = cached.metadata
+        if let cached = namedTypes.node(for: key),
+            let metadata = cached.withObject({ $0.name == name ? $0.metadata : nil })
+        {
+            self = metadata
             return
         }
         let tree: TypeName

@@ -17,7 +17,7 @@ final class TypeNameIndex: ConcurrentTableNode {
     var tableKey: UInt { UInt(imageCount) }
     private let next = PublishedReference<TypeNameIndex>()
 
-    func nextNode() -> TypeNameIndex? { next.load() }
+    func nextNode() -> ImmortalReference<TypeNameIndex>? { next.loadImmortal() }
     func linkNext(_ node: TypeNameIndex) -> TypeNameIndex { next.storeIfNil(node) }
 
     /// The indexes built so far, by the number of images they cover. Images are only ever
@@ -27,7 +27,7 @@ final class TypeNameIndex: ConcurrentTableNode {
     /// The index of the currently loaded images, rebuilt after an image was loaded.
     static var shared: TypeNameIndex {
         let images = LoadedImages.count
-        return indexes.node(for: UInt(images)) { TypeNameIndex(imageCount: images) }
+        return indexes.node(for: UInt(images)) { TypeNameIndex(imageCount: images) }.object
     }
 
     private init(imageCount: Int) {

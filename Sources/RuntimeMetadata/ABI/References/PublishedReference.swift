@@ -24,6 +24,14 @@ struct PublishedReference<Instance: AnyObject & Sendable>: ~Copyable, Sendable {
         unsafe storage.load(ordering: .acquiring)?.takeUnretainedValue()
     }
 
+    /// The published instance without retaining it, for owners that never release what they
+    /// publish (the process-lifetime caches).
+    /// - Returns: An unretained reference, or `nil`.
+    @inline(__always)
+    func loadImmortal() -> ImmortalReference<Instance>? {
+        unsafe storage.load(ordering: .acquiring).map { unsafe ImmortalReference(unmanaged: $0) }
+    }
+
     /// Publishes an instance unless one is already published.
     /// - Parameter desired: The instance to publish.
     /// - Returns: The published instance: `desired`, or the one that was there first.
