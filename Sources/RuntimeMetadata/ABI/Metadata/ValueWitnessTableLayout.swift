@@ -46,19 +46,42 @@ struct ValueWitnessTableLayout: Sendable {
     }
     /// `flags`.
     var flags: ValueWitnessFlags {
-        unsafe ValueWitnessFlags(rawValue: address.read(at: MemoryLayout<Fields>.offset(of: \.flags)!))
+        unsafe ValueWitnessFlags(rawValue: address.read(at: Self.flagsOffset))
     }
     /// `extraInhabitantCount`.
     var extraInhabitantCount: UInt32 {
         unsafe address.read(at: MemoryLayout<Fields>.offset(of: \.extraInhabitantCount)!)
     }
 
-    /// Reads a witness function pointer by its field.
-    /// - Parameter field: The witness's field in ``Fields``.
-    /// - Returns: The function pointer.
-    func witness(_ field: KeyPath<Fields, UInt>) -> UnsafeRawPointer {
-        unsafe address.pointer(at: MemoryLayout<Fields>.offset(of: field)!)!
+    /// The witnesses this package calls.
+    enum Witness {
+        case destroy, initializeWithCopy, getEnumTag, destructiveProjectEnumData, destructiveInjectEnumTag
     }
+
+    /// Reads a witness function pointer.
+    ///
+    /// Offsets come from `MemoryLayout<Fields>.offset(of:)`, computed once: enum tags and
+    /// comparisons read witnesses on warm paths, where a key-path offset per call is too slow.
+    /// - Parameter witness: The witness.
+    /// - Returns: The function pointer.
+    func witness(_ witness: Witness) -> UnsafeRawPointer {
+        let offset: Int
+        switch witness {
+        case .destroy: offset = unsafe Self.destroyOffset
+        case .initializeWithCopy: offset = unsafe Self.initializeWithCopyOffset
+        case .getEnumTag: offset = unsafe Self.getEnumTagOffset
+        case .destructiveProjectEnumData: offset = unsafe Self.projectOffset
+        case .destructiveInjectEnumTag: offset = unsafe Self.injectOffset
+        }
+        return unsafe address.pointer(at: offset)!
+    }
+
+    private static let destroyOffset = MemoryLayout<Fields>.offset(of: \.destroy)!
+    private static let initializeWithCopyOffset = MemoryLayout<Fields>.offset(of: \.initializeWithCopy)!
+    private static let getEnumTagOffset = MemoryLayout<Fields>.offset(of: \.getEnumTag)!
+    private static let projectOffset = MemoryLayout<Fields>.offset(of: \.destructiveProjectEnumData)!
+    private static let injectOffset = MemoryLayout<Fields>.offset(of: \.destructiveInjectEnumTag)!
+    private static let flagsOffset = MemoryLayout<Fields>.offset(of: \.flags)!
 }
 
 /// `TargetValueWitnessFlags` from include/swift/ABI/MetadataValues.h.

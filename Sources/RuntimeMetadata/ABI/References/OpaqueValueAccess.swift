@@ -223,7 +223,7 @@ enum OpaqueValueAccess {
     /// - Returns: The tag, or `nil` when the type has no enum witnesses.
     static func enumTag<T>(of value: T, metadata: MetadataReference) -> Int? {
         guard let witnesses = unsafe enumWitnesses(metadata) else { return nil }
-        let witness = unsafe witnesses.witness(\.getEnumTag)
+        let witness = unsafe witnesses.witness(.getEnumTag)
         return unsafe withUnsafePointer(to: value) {
             unsafe RuntimeEntryPoints.callGetEnumTag(witness, value: UnsafeRawPointer($0), metadata: metadata.address)
         }
@@ -240,9 +240,9 @@ enum OpaqueValueAccess {
         -> Any?
     {
         guard let witnesses = unsafe enumWitnesses(metadata) else { return nil }
-        let tagWitness = unsafe witnesses.witness(\.getEnumTag)
-        let project = unsafe witnesses.witness(\.destructiveProjectEnumData)
-        let inject = unsafe witnesses.witness(\.destructiveInjectEnumTag)
+        let tagWitness = unsafe witnesses.witness(.getEnumTag)
+        let project = unsafe witnesses.witness(.destructiveProjectEnumData)
+        let inject = unsafe witnesses.witness(.destructiveInjectEnumTag)
         var copy = value
         return unsafe withUnsafeMutablePointer(to: &copy) { pointer -> Any in
             let raw = UnsafeMutableRawPointer(pointer)
@@ -284,7 +284,7 @@ enum OpaqueValueAccess {
     ) -> T? {
         let metadata = MetadataReference(T.self)
         guard let witnesses = unsafe enumWitnesses(metadata) else { return nil }
-        let inject = unsafe witnesses.witness(\.destructiveInjectEnumTag)
+        let inject = unsafe witnesses.witness(.destructiveInjectEnumTag)
         let storage = UnsafeMutablePointer<T>.allocate(capacity: 1)
         defer { unsafe storage.deallocate() }
         let raw = UnsafeMutableRawPointer(storage)

@@ -165,15 +165,15 @@ private final class EnumComparator: ValueComparator, @unchecked Sendable {
         guard let table = unsafe MetadataLayout(metadata.address).valueWitnesses,
             unsafe table.flags.contains(ValueWitnessFlags.hasEnumWitnesses)
         else { return false }
-        let getTag = unsafe table.witness(\.getEnumTag)
+        let getTag = unsafe table.witness(.getEnumTag)
         let leftTag = unsafe RuntimeEntryPoints.callGetEnumTag(getTag, value: lhs, metadata: metadata.address)
         let rightTag = unsafe RuntimeEntryPoints.callGetEnumTag(getTag, value: rhs, metadata: metadata.address)
         guard leftTag == rightTag else { return false }
         guard leftTag < payloads.count, let payload = payloads[leftTag] else { return true }
-        let copy = unsafe table.witness(\.initializeWithCopy)
-        let destroy = unsafe table.witness(\.destroy)
-        let project = unsafe table.witness(\.destructiveProjectEnumData)
-        let inject = unsafe table.witness(\.destructiveInjectEnumTag)
+        let copy = unsafe table.witness(.initializeWithCopy)
+        let destroy = unsafe table.witness(.destroy)
+        let project = unsafe table.witness(.destructiveProjectEnumData)
+        let inject = unsafe table.witness(.destructiveInjectEnumTag)
         return unsafe withUnsafeTemporaryAllocation(byteCount: size * 2, alignment: alignment) { buffer in
             let left = buffer.baseAddress!
             let right = unsafe left + size

@@ -1,0 +1,161 @@
+// Benchmarks.swift
+//
+// Each benchmark is paired with the baseline a user would reach for instead, measured in the
+// same run: `as?`, `Mirror`, `_forEachField`, key paths, synthesized `==` and `_typeByName`.
+// Names follow Area.operation.state; a baseline's name starts with the tool it measures.
+
+import Benchmark
+import RuntimeMetadata
+@_spi(Reflection) import Swift
+
+/// The fixtures the benchmarks measure.
+protocol Drawable {
+    func draw() -> Int
+}
+
+struct Circle: Drawable, Equatable {
+    var radius: Int
+    func draw() -> Int { radius }
+}
+
+struct Square {
+    var side: Int
+}
+
+/// Eight stored properties of mixed kinds.
+struct EightFields: Equatable {
+    var id = 1
+    var title = "title"
+    var score = 2.5
+    var isActive = true
+    var count: Int32 = 3
+    var values = [4, 5]
+    var note: String? = "note"
+    var ratio: Float = 0.5
+}
+
+enum Shape {
+    case circle(radius: Double)
+    case rectangle(width: Double, height: Double)
+    case point
+}
+
+/// Hides a value from the optimizer, so that a cast of a constant is not folded at compile time.
+@_optimize(none)
+func hidden<T>(_ value: T) -> T { value }
+
+/// Hides a metatype from the optimizer.
+@_optimize(none)
+func hiddenType(_ type: Any.Type) -> Any.Type { type }
+
+/// `_EachFieldOptions()` spelled by value.
+let noFieldOptions = _EachFieldOptions(rawValue: 0)
+
+let benchmarks: @Sendable () -> Void = {
+    let warm = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)
+    let drawable = try! ProtocolDescriptor((any Drawable).self)
+    let circleType: Any.Type = Circle.self
+    let squareType: Any.Type = Square.self
+    _ = drawable.conformance(of: circleType)
+    _ = drawable.conformance(of: squareType)
+
+    // Conformance checks.
+    Benchmark("Conformance.lookup.hit.warm", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(drawable.isConformed(by: hiddenType(circleType))) }
+    }
+    Benchmark("AsCast.lookup.hit", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(hiddenType(circleType) is any Drawable.Type) }
+    }
+    Benchmark("Conformance.lookup.miss.warm", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(drawable.isConformed(by: hiddenType(squareType))) }
+    }
+    Benchmark("AsCast.lookup.miss", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(hiddenType(squareType) is any Drawable.Type) }
+    }
+
+    // Opening an Any as any P.
+    let value: Any = Circle(radius: 3)
+    _ = drawable.open(value, as: (any Drawable).self)
+    Benchmark("Open.value.warm", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations {
+            if let opened = drawable.open(hidden(value), as: (any Drawable).self) { blackHole(opened.draw()) }
+        }
+    }
+    Benchmark("AsCast.value", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations {
+            if let cast = hidden(value) as? any Drawable { blackHole(cast.draw()) }
+        }
+    }
+
+    // Field lists of an eight-field struct.
+    let eight = EightFields()
+    _ = try! TypeMetadata(EightFields.self).fields
+    Benchmark("Fields.list.warm", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try! TypeMetadata(EightFields.self).fields.count) }
+    }
+    Benchmark("Mirror.children", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Mirror(reflecting: eight).children.count) }
+    }
+    Benchmark("ForEachField.list", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations {
+            var count = 0
+            _ = _forEachField(of: EightFields.self, options: noFieldOptions) { _, _, _, _ in
+                count += 1
+                return true
+            }
+            blackHole(count)
+        }
+    }
+
+    // Reading one field by name.
+    let titleField = try! TypeMetadata(EightFields.self).field(named: "title")
+    Benchmark("Fields.read.warm", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try! TypeMetadata(EightFields.self).field(named: "title").value(in: eight, as: String.self))
+        }
+    }
+    Benchmark("Fields.read.cachedField", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try! titleField.value(in: hidden(eight), as: String.self)) }
+    }
+    let titlePath = \EightFields.title
+    Benchmark("KeyPath.read", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(hidden(eight)[keyPath: titlePath]) }
+    }
+
+    // Enum case names.
+    let shape = Shape.rectangle(width: 2, height: 3)
+    _ = try! TypeMetadata(Shape.self).caseName(of: shape)
+    Benchmark("Enum.caseName.warm", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try! TypeMetadata(Shape.self).caseName(of: shape)) }
+    }
+    Benchmark("Mirror.caseName", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Mirror(reflecting: shape).children.first?.label) }
+    }
+
+    // Layout equality of an eight-field value.
+    let other = EightFields()
+    _ = TypeMetadata.layoutEquals(eight, other)
+    Benchmark("Equality.layout.warm", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(TypeMetadata.layoutEquals(hidden(eight), other)) }
+    }
+    Benchmark("Equatable.equal", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(hidden(eight) == other) }
+    }
+
+    // All conformers of a protocol, from the index.
+    _ = drawable.conformanceRecords()
+    Benchmark("Conformers.records.warm", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(drawable.conformanceRecords().count) }
+    }
+
+    // Types by name.
+    let name = "Swift.Dictionary<Swift.String, Swift.Array<Swift.Int>>"
+    let mangled = "SDySSSaySiGG"
+    _ = try! TypeMetadata(named: name)
+    Benchmark("TypeByName.reflectingName.warm", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try! TypeMetadata(named: name)) }
+    }
+    Benchmark("TypeByName.stdlibTypeByName", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(_typeByName(mangled)) }
+    }
+}

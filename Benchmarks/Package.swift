@@ -1,0 +1,22 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "RuntimeMetadataBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "RuntimeMetadata", path: "../"),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "RuntimeMetadataBenchmarks",
+            dependencies: [
+                .product(name: "RuntimeMetadata", package: "RuntimeMetadata"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/RuntimeMetadataBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ]
+)
