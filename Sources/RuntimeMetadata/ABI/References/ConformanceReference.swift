@@ -42,16 +42,7 @@ struct ConformanceRecordReference: Hashable, Sendable {
 
     /// The conditional requirements.
     var conditionalRequirements: [DescriptorReference.RequirementValue] {
-        unsafe layout.conditionalRequirements.map { requirement in
-            unsafe DescriptorReference.RequirementValue(
-                kind: requirement.kind,
-                subject: requirement.param.map { unsafe MangledNameLayout($0).printable } ?? "",
-                protocolReference: requirement.protocolDescriptor.map(ProtocolReference.init),
-                type: requirement.type.map { unsafe MangledNameLayout($0).printable },
-                hasKeyArgument: requirement.flags & 0x80 != 0,
-                isPackRequirement: requirement.flags & 0x20 != 0
-            )
-        }
+        unsafe layout.conditionalRequirements.map { unsafe DescriptorReference.RequirementValue($0) }
     }
 
     /// Whether a type conforms through this record's protocol, as `swift_conformsToProtocol` decides.

@@ -155,21 +155,23 @@ struct DescriptorReference: Hashable, Sendable {
         var hasKeyArgument: Bool
         /// Whether the subject is a pack.
         var isPackRequirement: Bool
+
+        /// Reads a requirement descriptor.
+        /// - Parameter requirement: The descriptor.
+        init(_ requirement: GenericRequirementDescriptorLayout) {
+            kind = unsafe requirement.kind
+            subject = unsafe requirement.param.map { unsafe MangledNameLayout($0).printable } ?? ""
+            protocolReference = unsafe requirement.protocolDescriptor.map(ProtocolReference.init)
+            type = unsafe requirement.type.map { unsafe MangledNameLayout($0).printable }
+            hasKeyArgument = unsafe requirement.flags & 0x80 != 0
+            isPackRequirement = unsafe requirement.flags & 0x20 != 0
+        }
     }
 
     /// The requirements of the generic signature.
     var genericRequirements: [RequirementValue] {
         guard let context = unsafe genericContext else { return [] }
-        return unsafe context.requirements.map { requirement in
-            unsafe RequirementValue(
-                kind: requirement.kind,
-                subject: requirement.param.map { unsafe MangledNameLayout($0).printable } ?? "",
-                protocolReference: requirement.protocolDescriptor.map(ProtocolReference.init),
-                type: requirement.type.map { unsafe MangledNameLayout($0).printable },
-                hasKeyArgument: requirement.flags & 0x80 != 0,
-                isPackRequirement: requirement.flags & 0x20 != 0
-            )
-        }
+        return unsafe context.requirements.map { unsafe RequirementValue($0) }
     }
 
     /// The `InvertibleProtocolSet` of a struct or enum that suppresses `Copyable` or `Escapable`.
