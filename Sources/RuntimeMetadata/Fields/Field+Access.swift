@@ -32,6 +32,11 @@ extension Field {
         }
         let fieldType = try resolvedType()
         let isReference = try checkRoot(root)
+        if ownership == .strong && fieldType == TypeMetadata(Value.self) {
+            // The exact type: a plain load, without the optional result of the general path,
+            // whose generic metadata unspecialized callers would instantiate on every call.
+            return OpaqueValueAccess.loadField(of: root, isReference: isReference, offset: offset, as: Value.self)
+        }
         let value = OpaqueValueAccess.readField(
             of: root,
             isReference: isReference,

@@ -93,6 +93,20 @@ enum OpaqueValueAccess {
         }
     }
 
+    /// Loads a stored property whose type the caller has checked to be exactly `Value`.
+    /// - Parameters:
+    ///   - root: The value, or a class instance.
+    ///   - isReference: Whether `root` is a class instance.
+    ///   - offset: The property's offset.
+    ///   - valueType: The property's type.
+    /// - Returns: A copy of the property's value.
+    static func loadField<Root, Value>(of root: Root, isReference: Bool, offset: Int, as valueType: Value.Type) -> Value
+    {
+        unsafe withStorage(of: root, isReference: isReference) { base in
+            unsafe (base + offset).assumingMemoryBound(to: Value.self).pointee
+        }
+    }
+
     /// Writes a stored property of a value or object after casting the new value to its type.
     /// - Parameters:
     ///   - value: The new value.
