@@ -23,6 +23,20 @@ extension Field {
     public func value<Root, Value>(in root: Root, as type: Value.Type = Value.self) throws(RuntimeMetadataError)
         -> Value
     {
+        let fieldType = try resolvedType()
+        if ownership == .strong && fieldType == TypeMetadata(Value.self) && !needsOpening(Root.self) {
+            // The exact type: a plain load. Kept apart from the general path, whose generic
+            // metadata (Optional<Value>, Result<Value, _>) unspecialized callers would otherwise
+            // instantiate on every call.
+            let isReference = try checkRoot(root)
+            return OpaqueValueAccess.loadField(of: root, isReference: isReference, offset: offset, as: Value.self)
+        }
+        return try castValue(in: root, as: Value.self)
+    }
+
+    /// The general read: existential roots opened, and the value cast to `Value` with `as?`.
+    @inline(never)
+    private func castValue<Root, Value>(in root: Root, as type: Value.Type) throws(RuntimeMetadataError) -> Value {
         if needsOpening(Root.self) {
             // A struct, enum or tuple held in an existential: read from the opened value.
             func read<Opened>(_ opened: Opened) -> Result<Value, RuntimeMetadataError> {
@@ -32,11 +46,6 @@ extension Field {
         }
         let fieldType = try resolvedType()
         let isReference = try checkRoot(root)
-        if ownership == .strong && fieldType == TypeMetadata(Value.self) {
-            // The exact type: a plain load, without the optional result of the general path,
-            // whose generic metadata unspecialized callers would instantiate on every call.
-            return OpaqueValueAccess.loadField(of: root, isReference: isReference, offset: offset, as: Value.self)
-        }
         let value = OpaqueValueAccess.readField(
             of: root,
             isReference: isReference,
