@@ -76,3 +76,9 @@ final class ExistentialShapeBox: LazyBox {
     let value: ExistentialShape?
     init(_ value: ExistentialShape?) { self.value = value }
 }
+
+/// Boxed strings.
+final class StringsBox: LazyBox {
+    let value: [String]
+    init(_ value: [String]) { self.value = value }
+}

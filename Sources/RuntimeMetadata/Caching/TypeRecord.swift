@@ -35,6 +35,7 @@ final class TypeRecord: ConcurrentTableNode {
     let ownFields = LazyValue<FieldsBox>()
     let allFields = LazyValue<FieldsBox>()
     let cases = LazyValue<CasesBox>()
+    let caseNames = LazyValue<StringsBox>()
     let tupleElements = LazyValue<TupleElementsBox>()
     let comparator = LazyValue<ComparatorBox>()
     let existentialShape = LazyValue<ExistentialShapeBox>()

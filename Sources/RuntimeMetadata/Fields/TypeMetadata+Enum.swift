@@ -36,7 +36,11 @@ extension TypeMetadata {
     /// - Returns: The case name.
     /// - Throws: As ``enumCase(of:)``.
     public func caseName<Value>(of value: Value) throws(RuntimeMetadataError) -> String {
-        try enumCase(of: value).name
+        let tag = try tag(of: value)
+        // The names alone, cached: copying a whole EnumCase costs more than the lookup.
+        let names = record.caseNames.value { ((try? cases) ?? []).map(\.name) }
+        guard names.indices.contains(tag) else { return try enumCase(of: value).name }
+        return names[tag]
     }
 
     /// Copies the payload out of an enum value, leaving the value as it was.
