@@ -17,7 +17,7 @@ public struct Conformance: Hashable, Sendable, CustomStringConvertible {
     /// The record the witness table was instantiated from, when it is one of the loaded images'.
     public var record: ConformanceRecord? {
         guard let reference = witnessTable.record else { return nil }
-        return ImageGeneration.shared.index.all.first { $0.reference == reference }
+        return ImageGeneration.shared.index.byDescriptor[reference]
     }
 
     /// Resolves an associated type of the conformance, such as `Body` of a view.

@@ -17,6 +17,8 @@ final class ConformanceIndex: ConcurrentTableNode {
     let byType: [DescriptorReference: [ConformanceRecord]]
     /// Every record.
     let all: [ConformanceRecord]
+    /// Records by descriptor, for witness tables naming theirs.
+    let byDescriptor: [ConformanceRecordReference: ConformanceRecord]
     /// The table key: the image count.
     var tableKey: UInt { UInt(imageCount) }
     private let next = PublishedReference<ConformanceIndex>()
@@ -46,5 +48,6 @@ final class ConformanceIndex: ConcurrentTableNode {
         self.byProtocol = byProtocol
         self.byType = byType
         self.all = all
+        self.byDescriptor = Dictionary(all.map { ($0.reference, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -146,6 +146,9 @@ struct ConformanceMatrixTests {
         #expect(point.associatedType(named: "ID") == TypeMetadata(Int.self))
         #expect(point.associatedType(named: "Payload") == TypeMetadata([String].self))
         #expect(point.associatedType(named: "Missing") == nil)
+        // The witness table names the conformance record it was built from.
+        #expect(point.record?.typeDescriptor?.qualifiedName == "Fixtures.Point")
+        #expect(point.record?.protocolDescriptor == identified)
         let holder = try #require(identified.conformance(of: StringHolder.self))
         #expect(holder.associatedType(named: "ID") == TypeMetadata(String.self))
         let sequence = try ProtocolDescriptor((any Sequence).self)
