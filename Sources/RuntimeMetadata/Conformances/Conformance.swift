@@ -88,32 +88,43 @@ extension ProtocolDescriptor {
     /// - Parameter type: The type.
     /// - Returns: The conformance, or `nil` when the type does not conform.
     public func conformance(of type: TypeMetadata) -> Conformance? {
-        let key = IdentityPair(first: type.reference.identity, second: reference.identity)
-        let entry = conformanceAnswers.node(for: key) { ConformanceAnswer(key) }
-        if let found = entry.withObject({ $0.found.loadImmortal() }) { return found.withObject { $0.conformance } }
-        let generation = ImageGeneration.shared.current
-        if entry.withObject({ $0.checkedImageCount.load(ordering: .acquiring) }) >= generation { return nil }
-        let answer = entry.object
-        guard let table = reference.witnessTable(for: type.reference) else {
-            answer.checkedImageCount.store(generation, ordering: .releasing)
-            return nil
-        }
-        let conformance = Conformance(type: type, protocolDescriptor: self, witnessTable: table)
-        return answer.found.storeIfNil(ConformanceAnswer.FoundConformance(conformance)).conformance
+        conformance(of: type.reference) { type }
     }
 
     /// Finds the conformance of a type to this protocol.
     /// - Parameter type: The type.
     /// - Returns: The conformance, or `nil`.
     public func conformance(of type: Any.Type) -> Conformance? {
-        conformance(of: TypeMetadata(type))
+        // Keyed by the metadata itself: the type's record is needed only to build a new answer.
+        conformance(of: MetadataReference(type)) { TypeMetadata(type) }
+    }
+
+    /// The cached answer for a metadata record.
+    /// - Parameters:
+    ///   - metadata: The type.
+    ///   - typeMetadata: Makes the type's `TypeMetadata`, on the first question only.
+    /// - Returns: The conformance, or `nil`.
+    @inline(__always)
+    private func conformance(of metadata: MetadataReference, _ typeMetadata: () -> TypeMetadata) -> Conformance? {
+        let key = IdentityPair(first: metadata.identity, second: reference.identity)
+        let entry = conformanceAnswers.node(for: key) { ConformanceAnswer(key) }
+        if let found = entry.withObject({ $0.found.loadImmortal() }) { return found.withObject { $0.conformance } }
+        let generation = ImageGeneration.shared.current
+        if entry.withObject({ $0.checkedImageCount.load(ordering: .acquiring) }) >= generation { return nil }
+        let answer = entry.object
+        guard let table = reference.witnessTable(for: metadata) else {
+            answer.checkedImageCount.store(generation, ordering: .releasing)
+            return nil
+        }
+        let conformance = Conformance(type: typeMetadata(), protocolDescriptor: self, witnessTable: table)
+        return answer.found.storeIfNil(ConformanceAnswer.FoundConformance(conformance)).conformance
     }
 
     /// Whether a type conforms to this protocol.
     /// - Parameter type: The type.
     /// - Returns: `true` when the runtime finds a conformance.
     public func isConformed(by type: Any.Type) -> Bool {
-        conformance(of: TypeMetadata(type)) != nil
+        conformance(of: type) != nil
     }
 
     /// The conformance records of this protocol in every loaded image, generic types included.

@@ -44,8 +44,8 @@ extension ProtocolDescriptor {
     ///   this protocol's existential.
     public func open<E>(_ value: Any, as existential: E.Type) -> E? {
         guard let shape = acceptedExistentialShape(E.self) else { return nil }
-        let dynamicType = TypeMetadata(Swift.type(of: value))
-        if shape.isClassBound && dynamicType.kind != .class { return nil }
+        let dynamicType: Any.Type = Swift.type(of: value)
+        if shape.isClassBound && TypeMetadata(dynamicType).kind != .class { return nil }
         guard let conformance = conformance(of: dynamicType) else { return nil }
         return OpaqueValueAccess.existential(
             value,
