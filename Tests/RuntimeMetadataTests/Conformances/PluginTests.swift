@@ -67,7 +67,8 @@ struct PluginTests {
         let imagesBefore = Image.all.count
         let image = try Image.load(path)
         #expect(image.fileName == "libRuntimeMetadataPlugin.so")
-        #expect(Image.all.count == imagesBefore + 1)
+        // Other suites running at the same time may load libraries too.
+        #expect(Image.all.count >= imagesBefore + 1)
         #expect(Image.all.contains(image))
 
         // The runtime's own cast sees the new conformance, and so does the cached lookup.
