@@ -51,15 +51,6 @@ CMD_SWIFT_CC extern CMDTypeNamePair swift_getMangledTypeName(const void *);
 //     const void *protocol);  // C, include/swift/Runtime/Casting.h
 extern const void *swift_conformsToProtocol(const void *, const void *);
 
-// MetadataResponse swift_checkMetadataState(MetadataRequest request, const Metadata *type);
-// SWIFT_CC(swift), include/swift/Runtime/Metadata.h
-CMD_SWIFT_CC extern CMDMetadataResponse swift_checkMetadataState(size_t, const void *);
-
-// MetadataResponse swift_getGenericMetadata(MetadataRequest request,
-//     const void * const *arguments, const TypeContextDescriptor *description);
-// SWIFT_CC(swift), include/swift/Runtime/Metadata.h
-CMD_SWIFT_CC extern CMDMetadataResponse swift_getGenericMetadata(size_t, const void *const *, const void *);
-
 // MetadataResponse swift_getTupleTypeMetadata(MetadataRequest request, TupleTypeFlags flags,
 //     const Metadata * const *elements, const char *labels, const ValueWitnessTable *proposedWitnesses);
 // SWIFT_CC(swift), include/swift/Runtime/Metadata.h
@@ -89,9 +80,6 @@ CMD_SWIFT_CC extern CMDMetadataResponse swift_getAssociatedTypeWitness(
 // BoxPair swift_allocBox(Metadata const *type);  // SWIFT_CC(swift), include/swift/Runtime/HeapObject.h
 CMD_SWIFT_CC extern CMDBoxPair swift_allocBox(const void *);
 
-// void swift_release(HeapObject *object);  // C, include/swift/Runtime/HeapObject.h
-extern void swift_release(void *);
-
 const void *cmd_getTypeByMangledNameInContext(
     const char *name,
     size_t length,
@@ -114,14 +102,6 @@ const char *cmd_getMangledTypeName(const void *metadata, size_t *length) {
 
 const void *cmd_conformsToProtocol(const void *metadata, const void *protocol) {
     return swift_conformsToProtocol(metadata, protocol);
-}
-
-CMDMetadataResponse cmd_checkMetadataState(size_t request, const void *metadata) {
-    return swift_checkMetadataState(request, metadata);
-}
-
-CMDMetadataResponse cmd_getGenericMetadata(size_t request, const void *const *arguments, const void *descriptor) {
-    return swift_getGenericMetadata(request, arguments, descriptor);
 }
 
 const void *cmd_getTupleTypeMetadata(size_t count, const void *const *elements, const char *labels) {
@@ -168,12 +148,6 @@ void *cmd_allocBox(const void *metadata, void **buffer) {
     CMDBoxPair pair = swift_allocBox(metadata);
     *buffer = pair.buffer;
     return pair.object;
-}
-
-void cmd_release(void *object) {
-    if (object) {
-        swift_release(object);
-    }
 }
 
 // Access functions: MetadataResponse (MetadataRequest, const Metadata *...), swiftcall,

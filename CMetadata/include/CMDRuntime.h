@@ -72,30 +72,6 @@ CMD_EXTERN const char *_Nullable cmd_getMangledTypeName(const void *metadata, si
 /// - Returns: The witness table, or `NULL` when the type does not conform.
 CMD_EXTERN const void *_Nullable cmd_conformsToProtocol(const void *metadata, const void *protocol);
 
-/// Asks the runtime which state a metadata record has reached, blocking until complete.
-///
-/// Wraps `swift_checkMetadataState` (swiftcall), declared in swiftlang/swift
-/// `include/swift/Runtime/Metadata.h`.
-/// - Parameters:
-///   - request: A `MetadataRequest`; 0 blocks until the metadata is complete.
-///   - metadata: The metadata.
-/// - Returns: The runtime's response.
-CMD_EXTERN CMDMetadataResponse cmd_checkMetadataState(size_t request, const void *metadata);
-
-/// Instantiates the metadata of a generic type from its key arguments.
-///
-/// Wraps `swift_getGenericMetadata` (swiftcall), declared in swiftlang/swift
-/// `include/swift/Runtime/Metadata.h`.
-/// - Parameters:
-///   - request: A `MetadataRequest`; 0 blocks until the metadata is complete.
-///   - arguments: The key arguments in metadata order (pack shapes, parameters, witness tables).
-///   - descriptor: The generic type's context descriptor.
-/// - Returns: The runtime's response.
-CMD_EXTERN CMDMetadataResponse cmd_getGenericMetadata(
-    size_t request,
-    const void *_Nullable const *_Nonnull arguments,
-    const void *descriptor);
-
 /// Returns the metadata of a tuple type.
 ///
 /// Wraps `swift_getTupleTypeMetadata` (swiftcall), declared in swiftlang/swift
@@ -167,13 +143,6 @@ CMD_EXTERN const void *_Nullable cmd_getAssociatedTypeWitness(
 ///   - buffer: Receives the address of the uninitialized value inside the box.
 /// - Returns: The box, retained once.
 CMD_EXTERN void *cmd_allocBox(const void *metadata, void *_Nullable *_Nonnull buffer);
-
-/// Releases a heap object once.
-///
-/// Wraps `swift_release` (C convention), declared in swiftlang/swift
-/// `include/swift/Runtime/HeapObject.h`.
-/// - Parameter object: The object.
-CMD_EXTERN void cmd_release(void *_Nullable object);
 
 /// Calls a type's metadata access function with up to three key arguments.
 ///

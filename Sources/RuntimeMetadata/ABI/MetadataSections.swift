@@ -132,9 +132,6 @@ enum LoadedImages {
         unsafe ImageSections.all.flatMap { unsafe $0.protocolDescriptors.map(ProtocolReference.init) }
     }
 
-    /// The paths of the loaded images, in image order.
-    static var paths: [String] { unsafe ImageSections.all.map { unsafe $0.path } }
-
     /// Loads a shared library with `dlopen(path, RTLD_NOW | RTLD_NODELETE)`.
     ///
     /// `RTLD_NODELETE` because the runtime keeps pointers into every Swift image it has seen

@@ -76,13 +76,6 @@ enum RuntimeEntryPoints {
         unsafe cmd_conformsToProtocol(metadata, protocolDescriptor)
     }
 
-    /// `swift_checkMetadataState` with a blocking request for complete metadata.
-    /// - Parameter metadata: The metadata.
-    /// - Returns: Whether the metadata is complete.
-    static func isComplete(_ metadata: UnsafeRawPointer) -> Bool {
-        unsafe cmd_checkMetadataState(0, metadata).state == 0
-    }
-
     /// Calls a metadata access function with key arguments.
     /// - Parameters:
     ///   - function: The access function.
@@ -172,12 +165,6 @@ enum RuntimeEntryPoints {
         var value: UnsafeMutableRawPointer? = nil
         let box = unsafe cmd_allocBox(metadata, &value)
         return unsafe (box, value!)
-    }
-
-    /// `swift_release`.
-    /// - Parameter object: The object.
-    static func release(_ object: UnsafeMutableRawPointer?) {
-        unsafe cmd_release(object)
     }
 
     /// Calls a copy or take witness (`initializeWithCopy` and its siblings).

@@ -45,18 +45,6 @@ struct ConformanceRecordReference: Hashable, Sendable {
         unsafe layout.conditionalRequirements.map { unsafe DescriptorReference.RequirementValue($0) }
     }
 
-    /// Whether a type conforms through this record's protocol, as `swift_conformsToProtocol` decides.
-    /// - Parameter type: The type.
-    /// - Returns: The witness table, when it conforms.
-    func witnessTable(for type: MetadataReference) -> WitnessTableReference? {
-        guard let protocolReference else { return nil }
-        return protocolReference.witnessTable(for: type)
-    }
-
-    /// Whether the witness table's first word names this descriptor.
-    func describes(_ table: WitnessTableReference) -> Bool {
-        unsafe table.conformanceDescriptor == address
-    }
 }
 
 extension ConformanceRecordReference {

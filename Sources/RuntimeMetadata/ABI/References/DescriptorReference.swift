@@ -272,12 +272,6 @@ struct ProtocolReference: Hashable, Sendable {
         return false
     }
 
-    /// Whether `metadata` conforms, per `swift_conformsToProtocol`.
-    /// - Parameter metadata: The type.
-    /// - Returns: `true` when a witness table exists.
-    func isConformed(by metadata: MetadataReference) -> Bool {
-        unsafe RuntimeEntryPoints.conformsToProtocol(metadata.address, address) != nil
-    }
 }
 
 extension DescriptorReference {
@@ -289,7 +283,7 @@ extension DescriptorReference {
         if isModule { return name }
         if isExtension {
             let extended =
-                extendedType.map { Self.stripGenericArguments(MetadataReference.typeName($0)) }
+                extendedType.map { Self.stripGenericArguments($0.qualifiedName) }
                 ?? extendedTypeDescriptor?.qualifiedName ?? "?"
             return "(extension in \(moduleName)):\(extended)"
         }

@@ -53,9 +53,6 @@ struct MetadataReference: Hashable, Sendable {
     /// of a value needs.
     var hasValueWitnesses: Bool { unsafe layout.valueWitnesses != nil }
 
-    /// Whether the runtime reports the metadata as complete.
-    var isComplete: Bool { unsafe RuntimeEntryPoints.isComplete(address) }
-
     /// The metatype value, for a copyable type.
     ///
     /// `Any.Type` cannot hold a noncopyable metatype (ABI reference §17), so callers check
@@ -64,11 +61,6 @@ struct MetadataReference: Hashable, Sendable {
 
     /// The name as `String(reflecting:)` prints it.
     var qualifiedName: String { unsafe RuntimeEntryPoints.typeName(address, qualified: true) }
-
-    /// The name of a type as `String(reflecting:)` prints it.
-    /// - Parameter metadata: The type.
-    /// - Returns: The name.
-    static func typeName(_ metadata: MetadataReference) -> String { metadata.qualifiedName }
 
     /// The runtime's mangled name, without `$s`.
     var mangledName: String? { unsafe RuntimeEntryPoints.mangledTypeName(address) }

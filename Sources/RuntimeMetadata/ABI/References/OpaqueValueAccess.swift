@@ -347,12 +347,4 @@ enum OpaqueValueAccess {
         return true
     }
 
-    /// Reads the word at an offset, as class identity comparisons need.
-    /// - Parameters:
-    ///   - base: The storage.
-    ///   - offset: The offset.
-    /// - Returns: The word.
-    static func word(at base: UnsafeRawPointer, offset: Int) -> UInt {
-        unsafe base.read(at: offset)
-    }
 }
