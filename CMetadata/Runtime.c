@@ -205,3 +205,18 @@ void cmd_callDestructiveProjectEnumDataWitness(const void *witness, void *value,
 void cmd_callDestructiveInjectEnumTagWitness(const void *witness, void *value, unsigned tag, const void *metadata) {
     ((CMDInjectWitness)CMD_CALLABLE(witness))(value, tag, metadata);
 }
+
+// A protocol witness of `static func == (Self, Self) -> Bool`: the `witness_method` convention.
+// Clang spells LLVM's `swiftself` (the self register) `swift_context`, which must come last;
+// the runtime's own SWIFT_CONTEXT (include/swift/Runtime/Config.h) is the same attribute.
+typedef CMD_SWIFT_CC bool (*CMDEqualsWitness)(
+    const void *, const void *, const void *, const void *, __attribute__((swift_context)) const void *);
+
+bool cmd_callEqualsWitness(
+    const void *witness,
+    const void *lhs,
+    const void *rhs,
+    const void *metadata,
+    const void *witnessTable) {
+    return ((CMDEqualsWitness)CMD_CALLABLE(witness))(lhs, rhs, metadata, witnessTable, metadata);
+}

@@ -211,6 +211,26 @@ CMD_EXTERN void cmd_callDestructiveInjectEnumTagWitness(
     unsigned tag,
     const void *metadata);
 
+/// Calls the `==` witness of a type's `Equatable` conformance on two values in place.
+///
+/// A protocol witness uses the `witness_method` convention (swiftlang/swift
+/// `docs/ABI/CallingConvention.rst`, `lib/IRGen/GenProto.cpp`): the formal parameters, here two
+/// `@in_guaranteed Self` addresses; `self`, for a static requirement the `Self` metatype,
+/// in the swiftself register; then `Self`'s metadata and the conformance's witness table.
+/// - Parameters:
+///   - witness: The witness function, from the witness table.
+///   - lhs: The first value.
+///   - rhs: The second value.
+///   - metadata: The type's metadata.
+///   - witnessTable: The type's `Equatable` witness table.
+/// - Returns: `lhs == rhs`.
+CMD_EXTERN bool cmd_callEqualsWitness(
+    const void *witness,
+    const void *lhs,
+    const void *rhs,
+    const void *metadata,
+    const void *witnessTable);
+
 #if __has_feature(ptrauth_calls)
 /// Strips the pointer-authentication signature from a data or function pointer read out of
 /// metadata. Exists only on arm64e, where Swift has no spelling for `ptrauth_strip`.

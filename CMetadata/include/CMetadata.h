@@ -7,6 +7,7 @@
 #define CMETADATA_H
 
 #include "CMDDefines.h"
+#include "CMDCacheStorage.h"
 #include "CMDMetadataSections.h"
 #include "CMDRuntime.h"
 

@@ -206,6 +206,24 @@ enum RuntimeEntryPoints {
         unsafe Int(cmd_callGetEnumTagWitness(witness, value, metadata))
     }
 
+    /// Calls the `==` witness of an `Equatable` conformance on two values in place.
+    /// - Parameters:
+    ///   - witness: The witness.
+    ///   - lhs: The first value.
+    ///   - rhs: The second value.
+    ///   - metadata: The values' type.
+    ///   - witnessTable: The type's `Equatable` witness table.
+    /// - Returns: `lhs == rhs`.
+    static func callEquals(
+        _ witness: UnsafeRawPointer,
+        _ lhs: UnsafeRawPointer,
+        _ rhs: UnsafeRawPointer,
+        metadata: UnsafeRawPointer,
+        witnessTable: UnsafeRawPointer
+    ) -> Bool {
+        unsafe cmd_callEqualsWitness(witness, lhs, rhs, metadata, witnessTable)
+    }
+
     /// Calls `destructiveProjectEnumData`.
     /// - Parameters:
     ///   - witness: The witness.

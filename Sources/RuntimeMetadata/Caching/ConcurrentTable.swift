@@ -12,8 +12,6 @@
 // need its metadata, which the runtime instantiates through a cache lookup on every access,
 // and that lookup costs more than the whole warm path should.
 
-import Synchronization
-
 /// A key of a ``ConcurrentTable``: equatable, with a cheap well-mixed hash.
 protocol CacheKey: Equatable, Sendable {
     /// A hash whose low bits are well distributed; no Hasher, so lookups stay cheap.
@@ -51,14 +49,27 @@ protocol ConcurrentTableNode: AnyObject, Sendable {
     func linkNext(_ node: Self) -> Self
 }
 
-/// A lock-free, insert-only hash table of nodes.
-struct ConcurrentTable<Node: ConcurrentTableNode>: ~Copyable, Sendable {
-    private let buckets: InlineArray<4096, PublishedReference<Node>>
-    private let entries = Atomic<Int>(0)
+/// The cache tables, one per node type: each has its own statically allocated buckets.
+enum CacheTable: Int {
+    case typeRecords
+    case conformanceAnswers
+    case namedTypes
+    case typeNameIndexes
+    case conformanceIndexes
+}
 
-    /// Creates an empty table.
-    init() {
-        buckets = InlineArray { _ in PublishedReference() }
+/// A lock-free, insert-only hash table of nodes.
+///
+/// The buckets are static storage (``CacheBuckets``), so a table is a plain value naming its
+/// storage: creating one costs nothing and reading it needs no `swift_once`.
+struct ConcurrentTable<Node: ConcurrentTableNode>: Sendable {
+    private let buckets: CacheBuckets
+
+    /// The table stored in the given buckets; each node type must have its own.
+    /// - Parameter table: The table.
+    @inline(__always)
+    init(_ table: CacheTable) {
+        buckets = CacheBuckets(table: table.rawValue)
     }
 
     /// Looks up a key without locking, allocating or reference counting.
@@ -66,7 +77,7 @@ struct ConcurrentTable<Node: ConcurrentTableNode>: ~Copyable, Sendable {
     /// - Returns: The node, or `nil`.
     @inline(__always)
     func node(for key: Node.Key) -> ImmortalReference<Node>? {
-        var node = buckets[Int(key.cacheHash & 4095)].loadImmortal()
+        var node = buckets.load(Int(truncatingIfNeeded: key.cacheHash), as: Node.self)
         while let current = node {
             let (found, next) = current.withObject { ($0.tableKey == key, $0.nextNode()) }
             if found { return current }
@@ -92,17 +103,10 @@ struct ConcurrentTable<Node: ConcurrentTableNode>: ~Copyable, Sendable {
 
     private func insert(_ fresh: Node) -> Node {
         let key = fresh.tableKey
-        var node = buckets[Int(key.cacheHash & 4095)].storeIfNil(fresh)
+        var node = buckets.publish(fresh, in: Int(truncatingIfNeeded: key.cacheHash))
         while true {
-            if node === fresh {
-                entries.add(1, ordering: .relaxed)
-                return fresh
-            }
-            if node.tableKey == key { return node }
+            if node === fresh || node.tableKey == key { return node }
             node = node.linkNext(fresh)
         }
     }
-
-    /// The number of entries published.
-    var count: Int { entries.load(ordering: .relaxed) }
 }

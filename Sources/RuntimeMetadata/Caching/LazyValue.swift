@@ -33,6 +33,18 @@ struct LazyValue<Box: LazyBox>: ~Copyable, Sendable {
         if let box = storage.loadImmortal() { return box.withObject { $0.value } }
         return storage.storeIfNil(Box(compute())).value
     }
+
+    /// Returns the published box itself, unretained, computing its value on the first call.
+    ///
+    /// Only for slots of process-lifetime records (``TypeRecord`` and the other cache
+    /// entries), whose boxes are never released.
+    /// - Parameter compute: Computes the value.
+    /// - Returns: The published box.
+    @inline(__always)
+    func immortalBox(_ compute: () -> Box.Value) -> ImmortalReference<Box> {
+        if let box = storage.loadImmortal() { return box }
+        return ImmortalReference(immortal: storage.storeIfNil(Box(compute())))
+    }
 }
 
 /// A boxed optional string.
@@ -48,9 +60,26 @@ final class GenericArgumentsBox: LazyBox {
 }
 
 /// A boxed field list or its error.
+///
+/// The list and the error are stored apart, not as a `Result`: copying a `Result` out of the
+/// box goes through its generic value witnesses, which cost more than the rest of the read.
 final class FieldsBox: LazyBox {
-    let value: Result<[Field], RuntimeMetadataError>
-    init(_ value: Result<[Field], RuntimeMetadataError>) { self.value = value }
+    let fields: [Field]
+    let error: RuntimeMetadataError?
+    var value: Result<[Field], RuntimeMetadataError> { error.map { .failure($0) } ?? .success(fields) }
+    /// The field with a name, by a linear search: types have few fields, and a dictionary
+    /// would hash the name, which costs more than comparing it with a handful of names.
+    func field(named name: String) -> Field? {
+        for field in fields where field.name == name { return field }
+        return nil
+    }
+
+    init(_ value: Result<[Field], RuntimeMetadataError>) {
+        switch value {
+        case .success(let fields): (self.fields, self.error) = (fields, nil)
+        case .failure(let error): (self.fields, self.error) = ([], error)
+        }
+    }
 }
 
 /// A boxed case list or its error.

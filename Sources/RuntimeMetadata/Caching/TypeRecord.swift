@@ -11,7 +11,7 @@ import Synchronization
 /// Everything RuntimeMetadata knows about one type.
 final class TypeRecord: ConcurrentTableNode {
     /// All records, by metadata identity.
-    static let table = ConcurrentTable<TypeRecord>()
+    static var table: ConcurrentTable<TypeRecord> { ConcurrentTable(.typeRecords) }
 
     /// The metadata's identity, the table key.
     let tableKey: UInt

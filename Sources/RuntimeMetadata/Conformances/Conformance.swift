@@ -17,7 +17,7 @@ public struct Conformance: Hashable, Sendable, CustomStringConvertible {
     /// The record the witness table was instantiated from, when it is one of the loaded images'.
     public var record: ConformanceRecord? {
         guard let reference = witnessTable.record else { return nil }
-        return ImageGeneration.shared.index.byDescriptor[reference]
+        return ImageGeneration.index.byDescriptor[reference]
     }
 
     /// Resolves an associated type of the conformance, such as `Body` of a view.
@@ -75,7 +75,7 @@ final class ConformanceAnswer: ConcurrentTableNode {
 }
 
 /// Conformance answers by (type, protocol).
-let conformanceAnswers = ConcurrentTable<ConformanceAnswer>()
+var conformanceAnswers: ConcurrentTable<ConformanceAnswer> { ConcurrentTable(.conformanceAnswers) }
 
 extension ProtocolDescriptor {
     /// Finds the conformance of a type to this protocol.
@@ -109,7 +109,7 @@ extension ProtocolDescriptor {
         let key = IdentityPair(first: metadata.identity, second: reference.identity)
         let entry = conformanceAnswers.node(for: key) { ConformanceAnswer(key) }
         if let found = entry.withObject({ $0.found.loadImmortal() }) { return found.withObject { $0.conformance } }
-        let generation = ImageGeneration.shared.current
+        let generation = ImageGeneration.current
         if entry.withObject({ $0.checkedImageCount.load(ordering: .acquiring) }) >= generation { return nil }
         let answer = entry.object
         guard let table = reference.witnessTable(for: metadata) else {
@@ -133,7 +133,7 @@ extension ProtocolDescriptor {
     /// again takes no lock and allocates nothing.
     /// - Returns: The records, in image order.
     public func conformanceRecords() -> [ConformanceRecord] {
-        ImageGeneration.shared.index.byProtocol[reference] ?? []
+        ImageGeneration.index.byProtocol[reference] ?? []
     }
 
     /// The types with a conformance record for this protocol: non-generic types as metadata,
@@ -158,7 +158,7 @@ extension TypeMetadata {
     /// conditional conformances appear only when their conditions hold. Conformances the
     /// runtime provides without records (tuples, functions, metatypes) are not listed.
     public var conformances: [ProtocolDescriptor] {
-        let index = ImageGeneration.shared.index
+        let index = ImageGeneration.index
         var candidates: [ProtocolReference] = []
         var current: TypeMetadata? = self
         while let type = current, candidates.count < 10_000 {

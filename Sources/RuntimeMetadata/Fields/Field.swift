@@ -101,18 +101,22 @@ extension TypeMetadata {
     /// - Throws: ``RuntimeMetadataError/missingReflectionMetadata(typeName:)`` when the type (or a
     ///   superclass) was built without reflection metadata; ``RuntimeMetadataError/wrongKind(typeName:expected:)``
     ///   for kinds without stored properties; ``RuntimeMetadataError/unknownKind(rawValue:typeName:)``.
-    public var fields: [Field] {
+    public var fields: FieldList {
         get throws(RuntimeMetadataError) {
-            try record.allFields.value { computeAllFields() }.get()
+            let box = immortalRecord.withObject { $0.allFields.immortalBox { computeAllFields() } }
+            if let error = box.withObject({ $0.error }) { throw error }
+            return FieldList(box: box)
         }
     }
 
     /// The stored properties this type declares itself, without inherited ones.
     ///
     /// - Throws: As ``fields``.
-    public var ownFields: [Field] {
+    public var ownFields: FieldList {
         get throws(RuntimeMetadataError) {
-            try record.ownFields.value { computeOwnFields() }.get()
+            let box = immortalRecord.withObject { $0.ownFields.immortalBox { computeOwnFields() } }
+            if let error = box.withObject({ $0.error }) { throw error }
+            return FieldList(box: box)
         }
     }
 
@@ -176,9 +180,8 @@ extension TypeMetadata {
     /// - Returns: The field.
     /// - Throws: ``RuntimeMetadataError/noSuchField(name:typeName:)``, or what ``fields`` throws.
     public func field(named name: String) throws(RuntimeMetadataError) -> Field {
-        for field in try fields where field.name == name {
-            return field
-        }
+        let list = try fields
+        if let field = list.box.withObject({ $0.field(named: name) }) { return field }
         throw .noSuchField(name: name, typeName: self.name)
     }
 

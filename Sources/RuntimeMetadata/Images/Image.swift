@@ -55,7 +55,7 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
 
     /// Every loaded image with Swift metadata, images loaded since the last call included.
     public static var all: [Image] {
-        ImageGeneration.shared.index.images
+        ImageGeneration.index.images
     }
 
     /// Loads a Swift shared library, so that its types, protocols and conformances join the
@@ -75,7 +75,7 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
         if let failure = LoadedImages.load(path: path) {
             throw .imageLoadFailed(path: path, reason: failure)
         }
-        let images = ImageGeneration.shared.refresh().images
+        let images = ImageGeneration.refresh().images
         let resolved = path.hasPrefix("/") ? path : nil
         if let image = images.first(where: { $0.path == path || $0.path == resolved }) { return image }
         let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -89,26 +89,21 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
 /// Images are only ever added, so their count identifies the set. Indexes are keyed by the
 /// count; negative conformance answers remember the count they were checked against, and are
 /// checked again once it grows.
-final class ImageGeneration: Sendable {
-    /// The process's generation tracker.
-    static let shared = ImageGeneration()
-
-    /// The largest image count seen so far.
-    private let observed = Atomic<Int>(0)
+enum ImageGeneration {
     /// Indexes by image count.
-    private let indexes = ConcurrentTable<ConformanceIndex>()
+    private static var indexes: ConcurrentTable<ConformanceIndex> { ConcurrentTable(.conformanceIndexes) }
 
     /// The image count last observed, without asking the runtime: cheap enough for warm paths.
-    var current: Int { observed.load(ordering: .acquiring) }
+    static var current: Int { observedImageCount.load(ordering: .acquiring) }
 
     /// Asks the runtime how many images are loaded, and publishes a larger count.
     /// - Returns: The index of the images loaded now.
     @discardableResult
-    func refresh() -> ConformanceIndex {
+    static func refresh() -> ConformanceIndex {
         let count = LoadedImages.count
-        var seen = observed.load(ordering: .acquiring)
+        var seen = observedImageCount.load(ordering: .acquiring)
         while count > seen {
-            let (exchanged, original) = observed.compareExchange(
+            let (exchanged, original) = observedImageCount.compareExchange(
                 expected: seen,
                 desired: count,
                 ordering: .acquiringAndReleasing
@@ -120,5 +115,9 @@ final class ImageGeneration: Sendable {
     }
 
     /// The index of the images loaded now, refreshed.
-    var index: ConformanceIndex { refresh() }
+    static var index: ConformanceIndex { refresh() }
 }
+
+/// The largest image count seen so far. A global `Atomic` with a constant initial value is
+/// statically initialized, so the warm paths read it without `swift_once`.
+private let observedImageCount = Atomic<Int>(0)

@@ -19,13 +19,27 @@ extension TypeMetadata {
     ///   - rhs: Another value of the same type.
     /// - Returns: Whether the values are equal by layout.
     public static func layoutEquals<T>(_ lhs: T, _ rhs: T) -> Bool {
-        TypeMetadata(T.self).comparator.compare(lhs, rhs)
+        TypeMetadata(T.self).withComparator { $0.compare(lhs, rhs) }
     }
 
     /// The cached comparator of the type.
     var comparator: ValueComparator {
         record.comparator.value { makeComparator() }
     }
+
+    /// Calls `body` with the cached comparator, without retaining it or the type's record.
+    @inline(__always)
+    private func withComparator<R>(_ body: (ValueComparator) -> R) -> R {
+        immortalRecord.withObject { $0.comparator.immortalBox { makeComparator() } }.withObject { body($0.value) }
+    }
+
+    /// The `Equatable` protocol and the index of its `==` requirement.
+    private static let equatableProtocol: (descriptor: ProtocolDescriptor, equals: Int)? = {
+        guard let descriptor = try? ProtocolDescriptor((any Equatable).self),
+            let equals = descriptor.reference.requirementFlags.firstIndex(where: { $0 & 0x0F == 1 })
+        else { return nil }
+        return (descriptor, equals)
+    }()
 
     /// The stdlib types whose `==` is bitwise equality of their storage.
     private static let bitwiseTypes: Set<TypeMetadata> = [
@@ -43,9 +57,15 @@ extension TypeMetadata {
     }
 
     private func makeComparator() -> ValueComparator {
-        if let type, let equatable = type as? any Equatable.Type {
+        if let equatable = Self.equatableProtocol, let conformance = equatable.descriptor.conformance(of: self) {
             if Self.bitwiseTypes.contains(self) { return .bytes([0..<size]) }
-            return .equatable(equatable)
+            if let comparator = ValueComparator.equatable(
+                reference,
+                witnessTable: conformance.witnessTable,
+                requirement: equatable.equals
+            ) {
+                return comparator
+            }
         }
         switch kind {
         case .class:

@@ -20,7 +20,7 @@ private final class NamedType: ConcurrentTableNode {
 }
 
 /// Resolved names by hash. A hash collision between two names leaves the second uncached.
-private let namedTypes = ConcurrentTable<NamedType>()
+private var namedTypes: ConcurrentTable<NamedType> { ConcurrentTable(.namedTypes) }
 
 extension TypeMetadata {
     /// Finds a type by the name `String(reflecting:)` prints for it.

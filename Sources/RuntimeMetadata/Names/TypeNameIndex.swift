@@ -22,7 +22,7 @@ final class TypeNameIndex: ConcurrentTableNode {
 
     /// The indexes built so far, by the number of images they cover. Images are only ever
     /// added (the runtime cannot unload Swift images), so the count identifies the set.
-    private static let indexes = ConcurrentTable<TypeNameIndex>()
+    private static var indexes: ConcurrentTable<TypeNameIndex> { ConcurrentTable(.typeNameIndexes) }
 
     /// The index of the currently loaded images, rebuilt after an image was loaded.
     static var shared: TypeNameIndex {

@@ -59,6 +59,26 @@ private enum PlainEnum {
     case nothing
 }
 
+/// An Equatable struct whose `==` is not structural: it ignores case and a cache field.
+private struct CaseInsensitiveName: Equatable {
+    var name: String
+    var cachedLength = 0
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.name.lowercased() == rhs.name.lowercased() }
+}
+
+/// An Equatable class whose `==` compares contents, not identity.
+private final class Box: Equatable {
+    let value: [String]
+    init(_ value: [String]) { self.value = value }
+    static func == (lhs: Box, rhs: Box) -> Bool { lhs.value == rhs.value }
+}
+
+/// A generic Equatable type, conformance instantiated per argument.
+private struct Pair<A: Equatable, B: Equatable>: Equatable {
+    var first: A
+    var second: B
+}
+
 @Suite("Layout equality")
 struct LayoutEqualityTests {
     static var eightFieldValues: [EightFieldStruct] {
@@ -100,6 +120,23 @@ struct LayoutEqualityTests {
             }(),
         ])
         expectAgreesWithEquality([0.0, -0.0, 1.0, .nan])
+    }
+
+    @Test("A type's own == decides, even when it is not structural, for structs, classes and generics")
+    func customEquality() {
+        expectAgreesWithEquality([
+            CaseInsensitiveName(name: "Ada"), CaseInsensitiveName(name: "ADA", cachedLength: 3),
+            CaseInsensitiveName(name: "Grace"),
+        ])
+        expectAgreesWithEquality([Box(["a"]), Box(["a"]), Box(["b"]), Box([])])
+        expectAgreesWithEquality([
+            Pair(first: CaseInsensitiveName(name: "x"), second: [1.0, -0.0]),
+            Pair(first: CaseInsensitiveName(name: "X"), second: [1.0, 0.0]),
+            Pair(first: CaseInsensitiveName(name: "y"), second: [.nan]),
+        ])
+        expectAgreesWithEquality([[Box(["a"])], [Box(["a"])], [Box(["b"])], []])
+        expectAgreesWithEquality([Set(["a", "b"]), Set(["b", "a"]), Set(["c"])])
+        expectAgreesWithEquality([["k": Box(["v"])], ["k": Box(["v"])], ["k": Box(["w"])]])
     }
 
     @Test("Structs that are not Equatable compare field by field, as their Equatable twin")

@@ -72,6 +72,15 @@ struct WitnessTableReference: Hashable, Sendable {
     /// Word 0 of every witness table: the conformance descriptor (`TargetWitnessTable::Description`).
     var conformanceDescriptor: UnsafeRawPointer? { unsafe address.pointer(at: 0) }
 
+    /// The witness of a protocol requirement: requirement `index` of the protocol descriptor is
+    /// word `index + 1` (`WitnessTableFirstRequirementOffset`, swiftlang/swift
+    /// include/swift/ABI/MetadataValues.h), after the conformance descriptor.
+    /// - Parameter index: The requirement's index in the protocol descriptor.
+    /// - Returns: The witness, stripped of any signature.
+    func witness(requirement index: Int) -> UnsafeRawPointer? {
+        unsafe address.pointer(at: (index + 1) * MemoryLayout<UInt>.size)
+    }
+
     /// The conformance record the table was built from.
     var record: ConformanceRecordReference? { unsafe conformanceDescriptor.map(ConformanceRecordReference.init) }
 

@@ -33,12 +33,21 @@ class ValueComparator: @unchecked Sendable {
         }
     }
 
-    /// A comparator that uses a type's own `==`.
-    /// - Parameter type: The Equatable type.
-    /// - Returns: The comparator.
-    static func equatable(_ type: any Equatable.Type) -> ValueComparator {
-        func make<E: Equatable>(_: E.Type) -> ValueComparator { EquatableComparator<E>() }
-        return _openExistential(type, do: make)
+    /// A comparator that calls a type's own `==` on the values in place, through the witness
+    /// table of its `Equatable` conformance: no copy of either value, unlike a generic
+    /// `lhs.pointee == rhs.pointee`, which copies both through their value witnesses.
+    /// - Parameters:
+    ///   - metadata: The Equatable type.
+    ///   - witnessTable: Its `Equatable` witness table.
+    ///   - requirement: The index of the `==` requirement in the protocol descriptor.
+    /// - Returns: The comparator, or `nil` when the table has no such witness.
+    static func equatable(
+        _ metadata: MetadataReference,
+        witnessTable: WitnessTableReference,
+        requirement: Int
+    ) -> ValueComparator? {
+        guard let witness = unsafe witnessTable.witness(requirement: requirement) else { return nil }
+        return unsafe EqualsWitnessComparator(metadata: metadata, witnessTable: witnessTable, witness: witness)
     }
 
     /// A comparator of byte ranges.
@@ -97,10 +106,27 @@ private final class DeferredComparator: ValueComparator, @unchecked Sendable {
     }
 }
 
-/// `==` of an Equatable type.
-private final class EquatableComparator<E: Equatable>: ValueComparator, @unchecked Sendable {
+/// `==` of an Equatable type, called through its witness.
+@safe
+private final class EqualsWitnessComparator: ValueComparator, @unchecked Sendable {
+    let metadata: MetadataReference
+    let witnessTable: WitnessTableReference
+    nonisolated(unsafe) let witness: UnsafeRawPointer
+
+    init(metadata: MetadataReference, witnessTable: WitnessTableReference, witness: UnsafeRawPointer) {
+        self.metadata = metadata
+        self.witnessTable = witnessTable
+        unsafe self.witness = witness
+    }
+
     override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
-        unsafe lhs.assumingMemoryBound(to: E.self).pointee == rhs.assumingMemoryBound(to: E.self).pointee
+        unsafe RuntimeEntryPoints.callEquals(
+            witness,
+            lhs,
+            rhs,
+            metadata: metadata.address,
+            witnessTable: witnessTable.address
+        )
     }
 }
 

@@ -1,0 +1,7 @@
+// CacheStorage.c
+//
+// The zero-initialized storage declared in CMDCacheStorage.h.
+
+#include "CMDCacheStorage.h"
+
+_Atomic(void *_Nullable) cmd_cacheBuckets[CMD_CACHE_TABLE_COUNT * CMD_CACHE_BUCKET_COUNT];

@@ -1,0 +1,54 @@
+// CMDCacheStorage.h
+//
+// Statically zeroed bucket storage for RuntimeMetadata's lock-free caches.
+//
+// Swift initializes a global lazily: every access to a global whose initial value is not a
+// constant first calls `swift_once`, and a table of 4096 atomic buckets is not a constant the
+// compiler can emit (SwiftPM's Synchronization `Atomic` globals are, one at a time; an
+// `InlineArray` of them is not). The warm paths read one bucket and one entry, and `swift_once`
+// was a sixth of their time. C can express what Swift cannot here: an array of atomic pointers
+// in zero-initialized storage, ready before any code runs. The accessors are `static inline`,
+// so the Swift caller compiles them in place.
+
+#ifndef CMD_CACHE_STORAGE_H
+#define CMD_CACHE_STORAGE_H
+
+#include "CMDDefines.h"
+
+#include <stdatomic.h>
+
+CMD_ASSUME_NONNULL_BEGIN
+
+/// The number of tables the storage holds.
+#define CMD_CACHE_TABLE_COUNT 8
+/// The number of buckets of each table, a power of two.
+#define CMD_CACHE_BUCKET_COUNT 4096
+
+/// The buckets, table after table; each holds a retained object reference or null.
+CMD_EXTERN _Atomic(void *_Nullable) cmd_cacheBuckets[CMD_CACHE_TABLE_COUNT * CMD_CACHE_BUCKET_COUNT];
+
+/// Reads a bucket with acquire ordering.
+/// - Parameter slot: `table * CMD_CACHE_BUCKET_COUNT + bucket`, in range.
+/// - Returns: The object published in the bucket, or null.
+static inline void *_Nullable cmd_cacheLoad(size_t slot) {
+    return atomic_load_explicit(&cmd_cacheBuckets[slot], memory_order_acquire);
+}
+
+/// Publishes an object in an empty bucket.
+/// - Parameters:
+///   - slot: The bucket, as for `cmd_cacheLoad`.
+///   - desired: The object, already retained for the bucket.
+/// - Returns: Null when `desired` was published; otherwise the object published first, and
+///   `desired` was not stored.
+static inline void *_Nullable cmd_cachePublish(size_t slot, void *desired) {
+    void *expected = NULL;
+    if (atomic_compare_exchange_strong_explicit(&cmd_cacheBuckets[slot], &expected, desired, memory_order_acq_rel,
+                                                memory_order_acquire)) {
+        return NULL;
+    }
+    return expected;
+}
+
+CMD_ASSUME_NONNULL_END
+
+#endif  // CMD_CACHE_STORAGE_H
