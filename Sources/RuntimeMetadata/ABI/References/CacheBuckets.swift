@@ -25,7 +25,9 @@ struct CacheBuckets: Sendable {
     }
 
     /// The object in a bucket, unretained.
-    /// - Parameter bucket: A bucket below ``count``.
+    /// - Parameters:
+    ///   - bucket: A bucket; only its low bits are used.
+    ///   - type: The object's class.
     /// - Returns: The object, or `nil` when the bucket is empty.
     @inline(__always)
     func load<Object: AnyObject & Sendable>(_ bucket: Int, as type: Object.Type) -> ImmortalReference<Object>? {
@@ -36,7 +38,7 @@ struct CacheBuckets: Sendable {
     /// Publishes an object in an empty bucket; the storage keeps it for the life of the process.
     /// - Parameters:
     ///   - object: The object.
-    ///   - bucket: A bucket below ``count``.
+    ///   - bucket: A bucket; only its low bits are used.
     /// - Returns: The object in the bucket now: `object`, or the one published first.
     func publish<Object: AnyObject & Sendable>(_ object: Object, in bucket: Int) -> Object {
         let retained = unsafe Unmanaged.passRetained(object)
