@@ -64,20 +64,35 @@ final class GenericArgumentsBox: LazyBox {
 /// The list and the error are stored apart, not as a `Result`: copying a `Result` out of the
 /// box goes through its generic value witnesses, which cost more than the rest of the read.
 final class FieldsBox: LazyBox {
-    let fields: [Field]
+    /// The fields' storage, which the box keeps alive, and the fields that refer to it.
+    struct Contents: Sendable {
+        let storage: [Field.Storage]
+        let fields: [Field]
+
+        init(_ storage: [Field.Storage]) {
+            self.storage = storage
+            // The box that holds these contents lives as long as the process, and with it
+            // the storage each field refers to without retaining it.
+            self.fields = storage.map { Field(storage: ImmortalReference(immortal: $0)) }
+        }
+    }
+
+    let contents: Contents
     let error: RuntimeMetadataError?
-    var value: Result<[Field], RuntimeMetadataError> { error.map { .failure($0) } ?? .success(fields) }
+    var fields: [Field] { contents.fields }
+    var value: Result<Contents, RuntimeMetadataError> { error.map { .failure($0) } ?? .success(contents) }
+
     /// The field with a name, by a linear search: types have few fields, and a dictionary
     /// would hash the name, which costs more than comparing it with a handful of names.
     func field(named name: String) -> Field? {
-        for field in fields where field.name == name { return field }
+        for field in contents.fields where field.storage.withObject({ $0.name == name }) { return field }
         return nil
     }
 
-    init(_ value: Result<[Field], RuntimeMetadataError>) {
+    init(_ value: Result<Contents, RuntimeMetadataError>) {
         switch value {
-        case .success(let fields): (self.fields, self.error) = (fields, nil)
-        case .failure(let error): (self.fields, self.error) = ([], error)
+        case .success(let contents): (self.contents, self.error) = (contents, nil)
+        case .failure(let error): (self.contents, self.error) = (Contents([]), error)
         }
     }
 }

@@ -150,16 +150,22 @@ struct ExistentialShape: Sendable {
 extension TypeMetadata {
     /// The shape of an existential type, or `nil` for other kinds; cached.
     var existentialShape: ExistentialShape? {
-        record.existentialShape.value {
-            guard let summary = record.reference.existential else { return nil }
-            typealias Flag = ExistentialTypeMetadataLayout.Flag
-            return ExistentialShape(
-                singleProtocol: summary.superclass == nil && summary.protocols.count == 1 ? summary.protocols[0] : nil,
-                isClassBound: summary.flags & Flag.classConstraintMask == 0,
-                isError: (summary.flags & Flag.specialProtocolMask) >> Flag.specialProtocolShift == 1,
-                witnessTableCount: Int(summary.flags & Flag.numWitnessTablesMask)
-            )
-        }
+        immortalRecord.withObject { record in
+            record.existentialShape.immortalBox {
+                computeExistentialShape(record)
+            }
+        }.withObject { $0.value }
+    }
+
+    private func computeExistentialShape(_ record: TypeRecord) -> ExistentialShape? {
+        guard let summary = record.reference.existential else { return nil }
+        typealias Flag = ExistentialTypeMetadataLayout.Flag
+        return ExistentialShape(
+            singleProtocol: summary.superclass == nil && summary.protocols.count == 1 ? summary.protocols[0] : nil,
+            isClassBound: summary.flags & Flag.classConstraintMask == 0,
+            isError: (summary.flags & Flag.specialProtocolMask) >> Flag.specialProtocolShift == 1,
+            witnessTableCount: Int(summary.flags & Flag.numWitnessTablesMask)
+        )
     }
 
     /// The protocol of an existential of exactly one protocol without superclass.

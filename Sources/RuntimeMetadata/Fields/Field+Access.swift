@@ -23,13 +23,19 @@ extension Field {
     public func value<Root, Value>(in root: Root, as type: Value.Type = Value.self) throws(RuntimeMetadataError)
         -> Value
     {
-        let fieldType = try resolvedType()
-        if ownership == .strong && fieldType == TypeMetadata(Value.self) && !needsOpening(Root.self) {
-            // The exact type: a plain load. Kept apart from the general path, whose generic
-            // metadata (Optional<Value>, Result<Value, _>) unspecialized callers would otherwise
-            // instantiate on every call.
-            let isReference = try checkRoot(root)
-            return OpaqueValueAccess.loadField(of: root, isReference: isReference, offset: offset, as: Value.self)
+        let fast = storage.withObject { field -> (offset: Int, isReference: Bool)? in
+            // The exact type, read from a root of exactly the declaring type: a plain load. The
+            // checks compare metadata addresses, without a record lookup. Kept apart from the
+            // general path, whose generic metadata (Optional<Value>, Result<Value, _>)
+            // unspecialized callers would otherwise instantiate on every call.
+            guard field.isAccessible, field.ownership == .strong, let fieldType = field.type,
+                fieldType.reference == MetadataReference(Value.self),
+                field.declaringType.reference == MetadataReference(Root.self)
+            else { return nil }
+            return (field.offset, field.declaringType.kind == .class)
+        }
+        if let fast {
+            return OpaqueValueAccess.loadField(of: root, isReference: fast.isReference, offset: fast.offset, as: Value.self)
         }
         return try castValue(in: root, as: Value.self)
     }
@@ -129,6 +135,7 @@ extension Field {
     private var context: String { "field '\(name)' of '\(declaringType.name)'" }
 
     private func resolvedType() throws(RuntimeMetadataError) -> TypeMetadata {
+        if storage.withObject({ $0.isAccessible }), let type { return type }
         guard let type, type.isCopyable else {
             throw .unresolvableFieldType(name: name, typeName: declaringType.name, mangledName: mangledTypeName)
         }

@@ -17,39 +17,84 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
         case unownedUnsafe
     }
 
+    /// The facts, in a process-lifetime object owned by the type's field list: copying a
+    /// field copies one unretained reference.
+    let storage: ImmortalReference<Storage>
+
     /// The property's name.
-    public let name: String
+    public var name: String { storage.withObject { $0.name } }
 
     /// The property's index among the declaring type's own stored properties.
-    public let index: Int
+    public var index: Int { storage.withObject { $0.index } }
 
     /// The property's type; `nil` when the runtime cannot name it.
     ///
     /// Swift 6.3 hides the type of a stored property of `~Copyable` type from reflection
     /// (``isTypeHidden`` is then `true`); a type from a module that is not loaded also
     /// leaves this `nil`. For `weak` properties this is the referent's optional type.
-    public let type: TypeMetadata?
+    public var type: TypeMetadata? { storage.withObject { $0.type } }
 
     /// The byte offset from the start of the value (structs) or object (classes, heap header included).
-    public let offset: Int
+    public var offset: Int { storage.withObject { $0.offset } }
 
     /// Whether the property is declared with `var` (otherwise `let`).
-    public let isVar: Bool
+    public var isVar: Bool { storage.withObject { $0.isVar } }
 
     /// How the property holds a class reference.
-    public let ownership: Ownership
+    public var ownership: Ownership { storage.withObject { $0.ownership } }
 
     /// Whether the record is marked indirect.
-    public let isIndirect: Bool
+    public var isIndirect: Bool { storage.withObject { $0.isIndirect } }
 
     /// Whether the compiler hid the property's type from reflection (noncopyable stored properties).
-    public let isTypeHidden: Bool
+    public var isTypeHidden: Bool { storage.withObject { $0.isTypeHidden } }
 
     /// The mangled name the field record stores, symbolic references shown as `<ref>`.
-    public let mangledTypeName: String
+    public var mangledTypeName: String { storage.withObject { $0.mangledTypeName } }
 
     /// The type that declares the property (a superclass for inherited class properties).
-    public let declaringType: TypeMetadata
+    public var declaringType: TypeMetadata { storage.withObject { $0.declaringType } }
+
+    /// The facts of one field.
+    final class Storage: Sendable {
+        let name: String
+        let index: Int
+        let type: TypeMetadata?
+        let offset: Int
+        let isVar: Bool
+        let ownership: Ownership
+        let isIndirect: Bool
+        let isTypeHidden: Bool
+        let mangledTypeName: String
+        let declaringType: TypeMetadata
+        /// Whether values can be read and written: the type is known, copyable and has value witnesses.
+        let isAccessible: Bool
+
+        init(
+            name: String,
+            index: Int,
+            type: TypeMetadata?,
+            offset: Int,
+            isVar: Bool,
+            ownership: Ownership,
+            isIndirect: Bool,
+            isTypeHidden: Bool,
+            mangledTypeName: String,
+            declaringType: TypeMetadata
+        ) {
+            self.name = name
+            self.index = index
+            self.type = type
+            self.offset = offset
+            self.isVar = isVar
+            self.ownership = ownership
+            self.isIndirect = isIndirect
+            self.isTypeHidden = isTypeHidden
+            self.mangledTypeName = mangledTypeName
+            self.declaringType = declaringType
+            self.isAccessible = type.map { $0.isCopyable && $0.hasValueWitnesses } ?? false
+        }
+    }
 
     /// The name and type.
     public var description: String { "\(name): \(type?.name ?? "<unknown>") @ \(offset)" }
@@ -120,7 +165,7 @@ extension TypeMetadata {
         }
     }
 
-    private func computeOwnFields() -> Result<[Field], RuntimeMetadataError> {
+    private func computeOwnFields() -> Result<FieldsBox.Contents, RuntimeMetadataError> {
         if case .unknown(let raw) = kind { return .failure(.unknownKind(rawValue: raw, typeName: name)) }
         guard kind == .struct || kind == .class else {
             return .failure(.wrongKind(typeName: name, expected: "a struct or class"))
@@ -131,13 +176,13 @@ extension TypeMetadata {
             return .failure(.missingReflectionMetadata(typeName: name))
         case .failure(.notNominal):
             // Classes without a Swift descriptor (none on Linux) have no recorded fields.
-            return .success([])
+            return .success(FieldsBox.Contents([]))
         case .success(let records):
             let offsets = reference.fieldOffsets
-            var fields: [Field] = []
+            var fields: [Field.Storage] = []
             for (index, entry) in records.enumerated() where index < offsets.count {
                 fields.append(
-                    Field(
+                    Field.Storage(
                         name: entry.name,
                         index: index,
                         type: entry.type.map(TypeMetadata.init),
@@ -151,11 +196,11 @@ extension TypeMetadata {
                     )
                 )
             }
-            return .success(fields)
+            return .success(FieldsBox.Contents(fields))
         }
     }
 
-    private func computeAllFields() -> Result<[Field], RuntimeMetadataError> {
+    private func computeAllFields() -> Result<FieldsBox.Contents, RuntimeMetadataError> {
         guard kind == .class else { return computeOwnFields() }
         var chain: [TypeMetadata] = []
         var current: TypeMetadata? = self
@@ -163,16 +208,16 @@ extension TypeMetadata {
             chain.append(type)
             current = type.superclass
         }
-        var fields: [Field] = []
+        var fields: [Field.Storage] = []
         for type in chain.reversed() {
             // A superclass's metadata holds the same offsets for its own fields as every
             // subclass's metadata: the superclass part of an instance is laid out first.
             switch type.record.ownFields.value({ type.computeOwnFields() }) {
-            case .success(let own): fields += own
+            case .success(let own): fields += own.storage
             case .failure(let error): return .failure(error)
             }
         }
-        return .success(fields)
+        return .success(FieldsBox.Contents(fields))
     }
 
     /// Looks up a stored property by name, inherited properties included.

@@ -11,8 +11,14 @@ extension TypeMetadata {
     /// - Throws: ``RuntimeMetadataError/wrongKind(typeName:expected:)`` when this is not an enum,
     ///   ``RuntimeMetadataError/typeMismatch(expected:actual:context:)`` when `value` is not of this type.
     public func tag<Value>(of value: Value) throws(RuntimeMetadataError) -> Int {
+        try enumTag(of: value)
+    }
+
+    /// ``tag(of:)``, compiled into its callers.
+    @inline(__always)
+    private func enumTag<Value>(of value: Value) throws(RuntimeMetadataError) -> Int {
         try checkEnumValue(Value.self)
-        guard let tag = OpaqueValueAccess.enumTag(of: value, metadata: record.reference) else {
+        guard let tag = OpaqueValueAccess.enumTag(of: value, metadata: reference) else {
             throw .wrongKind(typeName: name, expected: "an enum")
         }
         return tag
@@ -36,11 +42,12 @@ extension TypeMetadata {
     /// - Returns: The case name.
     /// - Throws: As ``enumCase(of:)``.
     public func caseName<Value>(of value: Value) throws(RuntimeMetadataError) -> String {
-        let tag = try tag(of: value)
-        // The names alone, cached: copying a whole EnumCase costs more than the lookup.
-        let names = record.caseNames.value { ((try? cases) ?? []).map(\.name) }
-        guard names.indices.contains(tag) else { return try enumCase(of: value).name }
-        return names[tag]
+        let tag = try enumTag(of: value)
+        // The names alone, cached, read in place: copying a whole EnumCase, or retaining the
+        // list, costs more than the lookup.
+        let names = immortalRecord.withObject { $0.caseNames.immortalBox { ((try? cases) ?? []).map(\.name) } }
+        if let name = names.withObject({ $0.value.indices.contains(tag) ? $0.value[tag] : nil }) { return name }
+        return try enumCase(of: value).name
     }
 
     /// Copies the payload out of an enum value, leaving the value as it was.
@@ -144,9 +151,11 @@ extension TypeMetadata {
         return _openExistential(type, do: check)
     }
 
+    @inline(__always)
     private func checkEnumValue<Value>(_: Value.Type) throws(RuntimeMetadataError) {
         guard kind == .enum || kind == .optional else { throw .wrongKind(typeName: name, expected: "an enum") }
-        guard TypeMetadata(Value.self) == self else {
+        // Compared by metadata address: no record lookup for the value's type.
+        guard MetadataReference(Value.self) == reference else {
             throw .typeMismatch(expected: name, actual: String(reflecting: Value.self), context: "an enum value")
         }
     }

@@ -44,13 +44,13 @@ public struct TypeMetadata: Hashable, Sendable, CustomStringConvertible, CustomD
     }
 
     /// The metadata handle.
-    var reference: MetadataReference { record.reference }
+    var reference: MetadataReference { immortalRecord.withObject { $0.reference } }
 
     /// The type as a metatype value, or `nil` for a noncopyable type, which `Any.Type` cannot hold.
     public var type: Any.Type? { record.isCopyable ? record.reference.metatype : nil }
 
     /// The kind of metadata.
-    public var kind: Kind { record.kind }
+    public var kind: Kind { immortalRecord.withObject { $0.kind } }
 
     /// The type's fully qualified name, as `String(reflecting:)` prints it.
     public var name: String { record.name }

@@ -59,29 +59,35 @@ struct ValueWitnessTableLayout: Sendable {
     }
 
     /// Reads a witness function pointer.
-    ///
-    /// Offsets come from `MemoryLayout<Fields>.offset(of:)`, computed once: enum tags and
-    /// comparisons read witnesses on warm paths, where a key-path offset per call is too slow.
     /// - Parameter witness: The witness.
     /// - Returns: The function pointer.
+    @inline(__always)
     func witness(_ witness: Witness) -> UnsafeRawPointer {
-        let offset: Int
-        switch witness {
-        case .destroy: offset = unsafe Self.destroyOffset
-        case .initializeWithCopy: offset = unsafe Self.initializeWithCopyOffset
-        case .getEnumTag: offset = unsafe Self.getEnumTagOffset
-        case .destructiveProjectEnumData: offset = unsafe Self.projectOffset
-        case .destructiveInjectEnumTag: offset = unsafe Self.injectOffset
-        }
-        return unsafe address.pointer(at: offset)!
+        unsafe address.pointer(at: Self.offset(of: witness))!
     }
 
-    private static let destroyOffset = MemoryLayout<Fields>.offset(of: \.destroy)!
-    private static let initializeWithCopyOffset = MemoryLayout<Fields>.offset(of: \.initializeWithCopy)!
-    private static let getEnumTagOffset = MemoryLayout<Fields>.offset(of: \.getEnumTag)!
-    private static let projectOffset = MemoryLayout<Fields>.offset(of: \.destructiveProjectEnumData)!
-    private static let injectOffset = MemoryLayout<Fields>.offset(of: \.destructiveInjectEnumTag)!
-    private static let flagsOffset = MemoryLayout<Fields>.offset(of: \.flags)!
+    /// A witness's byte offset in the table, as a constant.
+    ///
+    /// Warm paths (enum tags, comparisons) read witnesses, where neither a key-path offset per
+    /// call nor a lazily initialized static (a `swift_once` per call) is cheap enough. The
+    /// constants are the word positions in ``Fields``; a test checks them against
+    /// `MemoryLayout<Fields>.offset(of:)`.
+    /// - Parameter witness: The witness.
+    /// - Returns: The offset.
+    @inline(__always)
+    static func offset(of witness: Witness) -> Int {
+        let word = MemoryLayout<UInt>.size
+        switch witness {
+        case .destroy: return 1 * word
+        case .initializeWithCopy: return 2 * word
+        case .getEnumTag: return 11 * word
+        case .destructiveProjectEnumData: return 12 * word
+        case .destructiveInjectEnumTag: return 13 * word
+        }
+    }
+
+    /// The offset of `flags`, after eight witnesses, `size` and `stride`.
+    static var flagsOffset: Int { 10 * MemoryLayout<UInt>.size }
 }
 
 /// `TargetValueWitnessFlags` from include/swift/ABI/MetadataValues.h.

@@ -223,6 +223,7 @@ enum OpaqueValueAccess {
     // MARK: - Enums
 
     /// The enum witnesses of a type, or `nil` when it has none.
+    @inline(__always)
     private static func enumWitnesses(_ metadata: MetadataReference) -> ValueWitnessTableLayout? {
         guard let table = unsafe MetadataLayout(metadata.address).valueWitnesses,
             unsafe table.flags.contains(ValueWitnessFlags.hasEnumWitnesses)
@@ -235,6 +236,7 @@ enum OpaqueValueAccess {
     ///   - value: The value.
     ///   - metadata: The enum's metadata (the value's own type).
     /// - Returns: The tag, or `nil` when the type has no enum witnesses.
+    @inline(__always)
     static func enumTag<T>(of value: T, metadata: MetadataReference) -> Int? {
         guard let witnesses = unsafe enumWitnesses(metadata) else { return nil }
         let witness = unsafe witnesses.witness(.getEnumTag)

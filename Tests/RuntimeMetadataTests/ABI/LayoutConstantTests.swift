@@ -1,0 +1,26 @@
+// LayoutConstantTests.swift
+//
+// Constants the ABI layer uses on warm paths instead of computing offsets per call, checked
+// against the mirrored structs' own layout.
+
+@testable import RuntimeMetadata
+import Testing
+
+@Suite("ABI layout constants")
+struct LayoutConstantTests {
+    @Test("Value witness offsets are the positions of the mirrored fields")
+    func valueWitnessOffsets() {
+        typealias Fields = ValueWitnessTableLayout.Fields
+        let expected: [(ValueWitnessTableLayout.Witness, Int?)] = [
+            (.destroy, MemoryLayout<Fields>.offset(of: \.destroy)),
+            (.initializeWithCopy, MemoryLayout<Fields>.offset(of: \.initializeWithCopy)),
+            (.getEnumTag, MemoryLayout<Fields>.offset(of: \.getEnumTag)),
+            (.destructiveProjectEnumData, MemoryLayout<Fields>.offset(of: \.destructiveProjectEnumData)),
+            (.destructiveInjectEnumTag, MemoryLayout<Fields>.offset(of: \.destructiveInjectEnumTag)),
+        ]
+        for (witness, offset) in expected {
+            #expect(ValueWitnessTableLayout.offset(of: witness) == offset, "\(witness)")
+        }
+        #expect(ValueWitnessTableLayout.flagsOffset == MemoryLayout<Fields>.offset(of: \.flags))
+    }
+}
