@@ -35,7 +35,12 @@ extension Field {
             return (field.offset, field.declaringType.kind == .class)
         }
         if let fast {
-            return OpaqueValueAccess.loadField(of: root, isReference: fast.isReference, offset: fast.offset, as: Value.self)
+            return OpaqueValueAccess.loadField(
+                of: root,
+                isReference: fast.isReference,
+                offset: fast.offset,
+                as: Value.self
+            )
         }
         return try castValue(in: root, as: Value.self)
     }

@@ -3,8 +3,9 @@
 // Constants the ABI layer uses on warm paths instead of computing offsets per call, checked
 // against the mirrored structs' own layout.
 
-@testable import RuntimeMetadata
 import Testing
+
+@testable import RuntimeMetadata
 
 @Suite("ABI layout constants")
 struct LayoutConstantTests {
