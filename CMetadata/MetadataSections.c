@@ -65,11 +65,9 @@ static bool cmd_copyImage(const CMDRuntimeMetadataSections *sections, void *rawC
     if (context->count < context->capacity) {
         CMDImage *image = &context->buffer[context->count];
         image->baseAddress = sections->baseAddress;
+        // The path is found on request (cmd_imagePath): dladdr costs about ten microseconds
+        // an image, more than the rest of a first conformance query.
         image->path = NULL;
-        Dl_info info;
-        if (sections->baseAddress && dladdr(sections->baseAddress, &info) != 0) {
-            image->path = info.dli_fname;
-        }
         image->protocols = sections->swift5_protocols;
         image->protocolConformances = sections->swift5_protocol_conformances;
         image->typeMetadata = sections->swift5_type_metadata;
@@ -79,6 +77,14 @@ static bool cmd_copyImage(const CMDRuntimeMetadataSections *sections, void *rawC
     }
     context->count += 1;
     return true;
+}
+
+const char *cmd_imagePath(const void *baseAddress) {
+    Dl_info info;
+    if (baseAddress && dladdr(baseAddress, &info) != 0) {
+        return info.dli_fname;
+    }
+    return NULL;
 }
 
 size_t cmd_copyImages(CMDImage *buffer, size_t capacity) {

@@ -7,6 +7,7 @@
 
 #if defined(__APPLE__) && defined(__MACH__)
 
+#include <dlfcn.h>
 #include <mach-o/dyld.h>
 #include <mach-o/getsect.h>
 
@@ -60,6 +61,14 @@ size_t cmd_copyImages(CMDImage *buffer, size_t capacity) {
 
 size_t cmd_imageCount(void) {
     return cmd_copyImages(NULL, 0);
+}
+
+const char *cmd_imagePath(const void *baseAddress) {
+    Dl_info info;
+    if (baseAddress && dladdr(baseAddress, &info) != 0) {
+        return info.dli_fname;
+    }
+    return NULL;
 }
 
 #endif  // defined(__APPLE__) && defined(__MACH__)

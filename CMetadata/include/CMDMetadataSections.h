@@ -25,7 +25,8 @@ typedef struct CMDSectionRange {
 typedef struct CMDImage {
     /// An address inside the image (its load base on ELF, its Mach-O header on Apple platforms).
     const void *_Nullable baseAddress;
-    /// The image's path as the dynamic loader reports it, or `NULL`; owned by the loader.
+    /// The image's path as the dynamic loader reports it, owned by the loader; `NULL` on ELF,
+    /// where `cmd_imagePath` finds it on request.
     const char *_Nullable path;
     /// `swift5_protocols`: relative indirectable pointers to protocol descriptors.
     CMDSectionRange protocols;
@@ -51,6 +52,11 @@ typedef struct CMDImage {
 ///   - capacity: The number of images the buffer holds.
 /// - Returns: The number of images loaded, which may exceed `capacity`.
 CMD_EXTERN size_t cmd_copyImages(CMDImage *_Nullable buffer, size_t capacity);
+
+/// The path of the image loaded at an address, as `dladdr` reports it.
+/// - Parameter baseAddress: An address inside the image, such as `CMDImage.baseAddress`.
+/// - Returns: The path, owned by the loader, or `NULL`.
+CMD_EXTERN const char *_Nullable cmd_imagePath(const void *_Nullable baseAddress);
 
 /// Returns the number of loaded images that carry Swift metadata, cheaply.
 /// - Returns: The count the runtime reports.

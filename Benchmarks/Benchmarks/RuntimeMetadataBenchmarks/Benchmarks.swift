@@ -5,6 +5,7 @@
 // Names follow Area.operation.state; a baseline's name starts with the tool it measures.
 
 import Benchmark
+import Foundation
 import RuntimeMetadata
 @_spi(Reflection) import Swift
 
@@ -51,7 +52,71 @@ func hiddenType(_ type: Any.Type) -> Any.Type { type }
 /// `_EachFieldOptions()` spelled by value.
 let noFieldOptions = _EachFieldOptions(rawValue: 0)
 
+/// A protocol no benchmark queries before the cold probes.
+protocol ColdProtocol {}
+
+extension Circle: ColdProtocol {}
+
+/// A type no benchmark queries before the cold probes, and which does not conform.
+struct NeverQueried {}
+
+/// The first query in a fresh process, measured inside a child process of the benchmark.
+///
+/// The benchmark executable runs itself with ``variable`` set to a mode; before anything else
+/// queries the runtime's conformances for `ColdProtocol` or `NeverQueried`, the child times one
+/// first query and prints the nanoseconds.
+/// - `library`: every conformance record of `ColdProtocol`, which enumerates all loaded images'
+///   records and builds the index by protocol.
+/// - `runtime`: the first failing `as?` of a type the runtime has never seen, which makes
+///   `swift_conformsToProtocol` scan every record of every image.
+enum ColdProbe {
+    static let variable = "RUNTIME_METADATA_COLD_PROBE"
+
+    /// The custom metric the cold benchmarks report.
+    static let metric = BenchmarkMetric.custom("First query (ns)", polarity: .prefersSmaller, useScalingFactor: false)
+
+    /// Runs the probe and exits when this process is a probe child.
+    static func runIfRequested() {
+        guard let mode = ProcessInfo.processInfo.environment[variable] else { return }
+        let clock = ContinuousClock()
+        let start = clock.now
+        switch mode {
+        case "library":
+            blackHole(try! ProtocolDescriptor((any ColdProtocol).self).conformanceRecords().count)
+        case "runtime":
+            blackHole(hiddenType(NeverQueried.self) is any ColdProtocol.Type)
+        default:
+            fatalError("unknown probe \(mode)")
+        }
+        let elapsed = clock.now - start
+        print(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        exit(0)
+    }
+
+    /// Runs a probe child and returns the nanoseconds it measured.
+    static func measure(_ mode: String) -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = []
+        var environment = ProcessInfo.processInfo.environment
+        environment[variable] = mode
+        environment["LD_PRELOAD"] = nil
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try! process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        guard process.terminationStatus == 0, let nanoseconds = Int(text) else {
+            fatalError("cold probe \(mode) failed: \(text)")
+        }
+        return nanoseconds
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
+    ColdProbe.runIfRequested()
     let warm = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)
     let drawable = try! ProtocolDescriptor((any Drawable).self)
     let circleType: Any.Type = Circle.self
@@ -92,6 +157,10 @@ let benchmarks: @Sendable () -> Void = {
     _ = try! TypeMetadata(EightFields.self).fields
     Benchmark("Fields.list.warm", configuration: warm) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try! TypeMetadata(EightFields.self).fields.count) }
+    }
+    let eightMetadata = TypeMetadata(EightFields.self)
+    Benchmark("Fields.list.heldMetadata.warm", configuration: warm) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try! eightMetadata.fields.count) }
     }
     Benchmark("Mirror.children", configuration: warm) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(Mirror(reflecting: eight).children.count) }
@@ -140,6 +209,20 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("Equatable.equal", configuration: warm) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(hidden(eight) == other) }
+    }
+
+    // All conformers of a protocol, cold: the first query in a fresh process, each sample one child process.
+    let cold = Benchmark.Configuration(
+        metrics: [ColdProbe.metric],
+        warmupIterations: 0,
+        maxDuration: .seconds(30),
+        maxIterations: 15
+    )
+    Benchmark("Conformers.records.cold", configuration: cold) { benchmark in
+        benchmark.measurement(ColdProbe.metric, ColdProbe.measure("library"))
+    }
+    Benchmark("Runtime.firstFailingCast.cold", configuration: cold) { benchmark in
+        benchmark.measurement(ColdProbe.metric, ColdProbe.measure("runtime"))
     }
 
     // All conformers of a protocol, from the index.

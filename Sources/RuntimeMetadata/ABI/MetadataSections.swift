@@ -19,8 +19,8 @@ internal import Darwin
 /// A loaded image's Swift sections.
 @unsafe
 struct ImageSections: Sendable {
-    /// The image's path, when the loader knows it.
-    let path: String
+    /// The image's path, when the loader reported it with the sections (Mach-O).
+    nonisolated(unsafe) private let rawPath: UnsafePointer<CChar>?
     /// An address inside the image.
     nonisolated(unsafe) let baseAddress: UnsafeRawPointer?
     /// `swift5_type_metadata`.
@@ -33,6 +33,13 @@ struct ImageSections: Sendable {
     nonisolated(unsafe) let fieldMetadata: UnsafeRawBufferPointer
 
     /// Lists the loaded images with Swift metadata.
+    /// The image's path as the dynamic loader reports it, found on request: on ELF it takes a
+    /// `dladdr`, which costs more than the rest of a first conformance query.
+    var path: String {
+        guard let raw = unsafe rawPath ?? cmd_imagePath(baseAddress) else { return "" }
+        return unsafe String(cString: raw)
+    }
+
     static var all: [ImageSections] {
         var capacity = 64
         while true {
@@ -50,7 +57,7 @@ struct ImageSections: Sendable {
         func range(_ section: CMDSectionRange) -> UnsafeRawBufferPointer {
             unsafe UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: section.start), count: section.length)
         }
-        unsafe self.path = unsafe image.path.map { unsafe String(cString: $0) } ?? ""
+        unsafe self.rawPath = image.path
         unsafe self.baseAddress = image.baseAddress
         unsafe self.typeMetadata = range(image.typeMetadata)
         unsafe self.protocols = range(image.protocols)
@@ -101,6 +108,23 @@ struct ImageSections: Sendable {
     }
 
     /// The field descriptors of `swift5_fieldmd`, walked one after another.
+    /// The conformance descriptors of one protocol, by one pass over the section that compares
+    /// each record's protocol with it, as the scan of `swift_conformsToProtocol` does
+    /// (swiftlang/swift stdlib/public/runtime/ProtocolConformance.cpp).
+    /// - Parameter protocolDescriptor: The protocol's descriptor.
+    /// - Returns: The matching descriptors, in section order.
+    func conformanceDescriptors(of protocolDescriptor: UnsafeRawPointer) -> [UnsafeRawPointer] {
+        guard let base = unsafe protocolConformances.baseAddress else { return unsafe [] }
+        var result: [UnsafeRawPointer] = unsafe []
+        for index in 0..<(unsafe protocolConformances.count / 4) {
+            guard let descriptor = unsafe (base + index * 4).relativeDirectPointer(at: 0) else { continue }
+            if unsafe ProtocolConformanceDescriptorLayout(descriptor).protocolDescriptor == protocolDescriptor {
+                unsafe result.append(descriptor)
+            }
+        }
+        return unsafe result
+    }
+
     var fieldDescriptors: [FieldDescriptorLayout] {
         guard let base = unsafe fieldMetadata.baseAddress else { return unsafe [] }
         var result: [FieldDescriptorLayout] = unsafe []
@@ -149,31 +173,40 @@ enum LoadedImages {
         #endif
     }
 
-    /// One loaded image's records, as handles.
+    /// One loaded image's sections, read into handles on request.
+    @safe
     struct ImageRecords: Sendable {
+        private let sections: ImageSections
+
+        fileprivate init(_ sections: ImageSections) {
+            unsafe self.sections = sections
+        }
+
         /// The image's path.
-        var path: String
+        var path: String { unsafe sections.path }
         /// An integer identity of the image (its base address).
-        var identity: UInt
-        /// Its nominal type descriptors.
-        var typeDescriptors: [DescriptorReference]
+        var identity: UInt { unsafe sections.baseAddress.map { UInt(bitPattern: $0) } ?? 0 }
+        /// Its nominal type descriptors, noncopyable and field-named ones included.
+        var typeDescriptors: [DescriptorReference] {
+            unsafe sections.allTypeDescriptors.map(DescriptorReference.init)
+        }
         /// Its protocol descriptors.
-        var protocolDescriptors: [ProtocolReference]
+        var protocolDescriptors: [ProtocolReference] { unsafe sections.protocolDescriptors.map(ProtocolReference.init) }
+        /// Its conformance descriptors for one protocol.
+        /// - Parameter protocolReference: The protocol.
+        /// - Returns: The descriptors, in section order.
+        func conformances(of protocolReference: ProtocolReference) -> [ConformanceRecordReference] {
+            unsafe sections.conformanceDescriptors(of: protocolReference.address).map(ConformanceRecordReference.init)
+        }
         /// Its conformance descriptors.
-        var conformances: [ConformanceRecordReference]
+        var conformances: [ConformanceRecordReference] {
+            unsafe sections.conformanceDescriptors.map(ConformanceRecordReference.init)
+        }
     }
 
-    /// The records of every loaded image, in image order.
+    /// Every loaded image, in image order; each image's records are read only when asked for.
     static var images: [ImageRecords] {
-        unsafe ImageSections.all.map { image in
-            unsafe ImageRecords(
-                path: image.path,
-                identity: image.baseAddress.map { UInt(bitPattern: $0) } ?? 0,
-                typeDescriptors: image.allTypeDescriptors.map(DescriptorReference.init),
-                protocolDescriptors: image.protocolDescriptors.map(ProtocolReference.init),
-                conformances: image.conformanceDescriptors.map(ConformanceRecordReference.init)
-            )
-        }
+        unsafe ImageSections.all.map { unsafe ImageRecords($0) }
     }
 }
 

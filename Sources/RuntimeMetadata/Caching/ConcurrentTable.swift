@@ -56,6 +56,8 @@ enum CacheTable: Int {
     case namedTypes
     case typeNameIndexes
     case conformanceIndexes
+    case images
+    case protocolRecords
 }
 
 /// A lock-free, insert-only hash table of nodes.

@@ -126,3 +126,45 @@ final class StringsBox: LazyBox {
     let value: [String]
     init(_ value: [String]) { self.value = value }
 }
+
+/// Boxed type descriptor handles.
+final class DescriptorReferencesBox: LazyBox {
+    let value: [DescriptorReference]
+    init(_ value: [DescriptorReference]) { self.value = value }
+}
+
+/// Boxed protocol descriptor handles.
+final class ProtocolReferencesBox: LazyBox {
+    let value: [ProtocolReference]
+    init(_ value: [ProtocolReference]) { self.value = value }
+}
+
+/// Boxed conformance descriptor handles.
+final class ConformanceRecordReferencesBox: LazyBox {
+    let value: [ConformanceRecordReference]
+    init(_ value: [ConformanceRecordReference]) { self.value = value }
+}
+
+/// Boxed conformance records.
+final class ConformanceRecordsBox: LazyBox {
+    let value: [ConformanceRecord]
+    init(_ value: [ConformanceRecord]) { self.value = value }
+}
+
+/// Conformance records by conforming type descriptor.
+final class RecordsByTypeBox: LazyBox {
+    let value: [DescriptorReference: [ConformanceRecord]]
+    init(_ value: [DescriptorReference: [ConformanceRecord]]) { self.value = value }
+}
+
+/// Conformance records by descriptor.
+final class RecordsByDescriptorBox: LazyBox {
+    let value: [ConformanceRecordReference: ConformanceRecord]
+    init(_ value: [ConformanceRecordReference: ConformanceRecord]) { self.value = value }
+}
+
+/// A boxed string.
+final class StringBox: LazyBox {
+    let value: String
+    init(_ value: String) { self.value = value }
+}

@@ -21,8 +21,15 @@ final class TypeRecord: ConcurrentTableNode {
     let reference: MetadataReference
     /// The kind.
     let kind: TypeMetadata.Kind
-    /// The name as `String(reflecting:)` prints it.
-    let name: String
+    /// The name as `String(reflecting:)` prints it, found on first use: the runtime's
+    /// `swift_getTypeName` demangles, which would dominate the first question about a type.
+    var name: String {
+        nameBox.value {
+            // An unknown kind may not be type metadata the runtime can name; do not ask it to.
+            kind.isKnown ? reference.qualifiedName : "<\(kind)>"
+        }
+    }
+    private let nameBox = LazyValue<StringBox>()
     /// The value witness facts.
     let witnesses: MetadataReference.ValueWitnessSummary
     /// The nominal type descriptor.
@@ -65,8 +72,6 @@ final class TypeRecord: ConcurrentTableNode {
         let kind = TypeMetadata.Kind(rawValue: reference.rawKind)
         self.kind = kind
         self.witnesses = reference.valueWitnesses
-        // An unknown kind may not be type metadata the runtime can name; do not ask it to.
-        self.name = kind.isKnown ? reference.qualifiedName : "<\(kind)>"
         let descriptor = kind.isNominal ? reference.typeDescriptor : nil
         self.descriptor = descriptor
         self.isCopyable = Self.copyability(reference, descriptor: descriptor, flags: witnesses.flags)

@@ -133,7 +133,7 @@ extension ProtocolDescriptor {
     /// again takes no lock and allocates nothing.
     /// - Returns: The records, in image order.
     public func conformanceRecords() -> [ConformanceRecord] {
-        ImageGeneration.index.byProtocol[reference] ?? []
+        ImageGeneration.index.records(of: reference)
     }
 
     /// The types with a conformance record for this protocol: non-generic types as metadata,

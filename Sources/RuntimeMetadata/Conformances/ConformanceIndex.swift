@@ -1,53 +1,88 @@
 // ConformanceIndex.swift
 //
-// The conformance records of every loaded image, indexed by protocol and by conforming type
-// descriptor, built once per set of loaded images.
+// The conformance records of every loaded image, built once per set of loaded images. Nothing
+// is read before it is asked for: the records of one protocol come from one pass over the
+// images' conformance sections that compares protocol descriptors, as the runtime's own
+// `swift_conformsToProtocol` scan does, and are kept per protocol; the indexes by type and by
+// descriptor are built on their first use.
 
-import Synchronization
-
-/// All conformance records of a set of loaded images, indexed.
+/// All conformance records of a set of loaded images, indexed on demand.
 final class ConformanceIndex: ConcurrentTableNode {
     /// The images, in registration order.
     let images: [Image]
     /// The number of images.
     let imageCount: Int
-    /// Records by protocol.
-    let byProtocol: [ProtocolReference: [ConformanceRecord]]
-    /// Records by conforming type descriptor.
-    let byType: [DescriptorReference: [ConformanceRecord]]
-    /// Every record.
-    let all: [ConformanceRecord]
-    /// Records by descriptor, for witness tables naming theirs.
-    let byDescriptor: [ConformanceRecordReference: ConformanceRecord]
     /// The table key: the image count.
     var tableKey: UInt { UInt(imageCount) }
     private let next = PublishedReference<ConformanceIndex>()
+
+    private let allRecords = LazyValue<ConformanceRecordsBox>()
+    private let typeIndex = LazyValue<RecordsByTypeBox>()
+    private let descriptorIndex = LazyValue<RecordsByDescriptorBox>()
 
     func nextNode() -> ImmortalReference<ConformanceIndex>? { next.loadImmortal() }
     func linkNext(_ node: ConformanceIndex) -> ConformanceIndex { next.storeIfNil(node) }
 
     init(imageCount: Int) {
         self.imageCount = imageCount
-        let images = LoadedImages.images.map(Image.init)
-        self.images = images
-        var byProtocol: [ProtocolReference: [ConformanceRecord]] = [:]
-        var byType: [DescriptorReference: [ConformanceRecord]] = [:]
-        var all: [ConformanceRecord] = []
-        for image in images {
-            for reference in image.conformanceReferences {
-                let record = ConformanceRecord(reference, image: image)
-                all.append(record)
-                if let protocolReference = reference.protocolReference {
-                    byProtocol[protocolReference, default: []].append(record)
-                }
-                if let type = reference.typeDescriptor {
-                    byType[type, default: []].append(record)
+        self.images = LoadedImages.images.map(Image.init)
+    }
+
+    /// Every record, in image order.
+    var all: [ConformanceRecord] {
+        allRecords.value { images.flatMap { $0.conformances } }
+    }
+
+    /// Records by conforming type descriptor.
+    var byType: [DescriptorReference: [ConformanceRecord]] {
+        typeIndex.value {
+            var byType: [DescriptorReference: [ConformanceRecord]] = [:]
+            for record in all {
+                if let type = record.reference.typeDescriptor { byType[type, default: []].append(record) }
+            }
+            return byType
+        }
+    }
+
+    /// Records by descriptor, for witness tables naming theirs.
+    var byDescriptor: [ConformanceRecordReference: ConformanceRecord] {
+        descriptorIndex.value {
+            Dictionary(all.map { ($0.reference, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// The records of one protocol, in image order, found by one pass over the images on the
+    /// first request and kept.
+    /// - Parameter protocolReference: The protocol.
+    /// - Returns: The records.
+    func records(of protocolReference: ProtocolReference) -> [ConformanceRecord] {
+        let key = IdentityPair(first: protocolReference.identity, second: UInt(imageCount))
+        return ProtocolRecords.table.node(for: key) {
+            var records: [ConformanceRecord] = []
+            for image in images {
+                for reference in image.conformanceReferences(of: protocolReference) {
+                    records.append(ConformanceRecord(reference, image: image))
                 }
             }
-        }
-        self.byProtocol = byProtocol
-        self.byType = byType
-        self.all = all
-        self.byDescriptor = Dictionary(all.map { ($0.reference, $0) }, uniquingKeysWith: { first, _ in first })
+            return ProtocolRecords(key: key, records: records)
+        }.withObject { $0.records }
     }
+}
+
+/// The records of one protocol in one set of images.
+final class ProtocolRecords: ConcurrentTableNode {
+    /// Every protocol's records, by (protocol, image count).
+    static var table: ConcurrentTable<ProtocolRecords> { ConcurrentTable(.protocolRecords) }
+
+    let tableKey: IdentityPair
+    let records: [ConformanceRecord]
+    private let next = PublishedReference<ProtocolRecords>()
+
+    init(key: IdentityPair, records: [ConformanceRecord]) {
+        self.tableKey = key
+        self.records = records
+    }
+
+    func nextNode() -> ImmortalReference<ProtocolRecords>? { next.loadImmortal() }
+    func linkNext(_ node: ProtocolRecords) -> ProtocolRecords { next.storeIfNil(node) }
 }

@@ -9,25 +9,39 @@ import Synchronization
 /// support unloading a Swift image, so an image, once listed, stays for the life of the
 /// process; ``load(_:)`` opens libraries with `RTLD_NODELETE` for that reason.
 public struct Image: Hashable, Sendable, CustomStringConvertible {
+    /// The image's cached records, shared by every `Image` value for it.
+    private let storage: ImmortalReference<ImageStorage>
+
     /// The image's path as the dynamic loader reports it (the executable's may be relative).
-    public let path: String
+    public var path: String { storage.withObject { image in image.path.value { image.records.path } } }
 
     /// An identity of the image (its load address), stable for the life of the process.
-    let identity: UInt
+    var identity: UInt { storage.withObject { $0.tableKey } }
 
-    /// The image's type descriptors.
-    let typeDescriptorReferences: [DescriptorReference]
-    /// The image's protocol descriptors.
-    let protocolReferences: [ProtocolReference]
-    /// The image's conformance descriptors.
-    let conformanceReferences: [ConformanceRecordReference]
+    /// The image's type descriptors, read on first use.
+    var typeDescriptorReferences: [DescriptorReference] {
+        storage.withObject { image in image.typeDescriptors.value { image.records.typeDescriptors } }
+    }
+    /// The image's protocol descriptors, read on first use.
+    var protocolReferences: [ProtocolReference] {
+        storage.withObject { image in image.protocols.value { image.records.protocolDescriptors } }
+    }
+    /// The image's conformance descriptors, read on first use.
+    var conformanceReferences: [ConformanceRecordReference] {
+        storage.withObject { image in image.conformances.value { image.records.conformances } }
+    }
 
+    /// The image's conformance descriptors for one protocol, by a pass over its section.
+    /// - Parameter protocolReference: The protocol.
+    /// - Returns: The descriptors.
+    func conformanceReferences(of protocolReference: ProtocolReference) -> [ConformanceRecordReference] {
+        storage.withObject { $0.records.conformances(of: protocolReference) }
+    }
+
+    /// The image with these sections, sharing the records of earlier values for it.
+    /// - Parameter records: The image's sections.
     init(_ records: LoadedImages.ImageRecords) {
-        path = records.path
-        identity = records.identity
-        typeDescriptorReferences = records.typeDescriptors
-        protocolReferences = records.protocolDescriptors
-        conformanceReferences = records.conformances
+        storage = ImageStorage.table.node(for: records.identity) { ImageStorage(records) }
     }
 
     /// The file name of the image's path, such as `libFoundationEssentials.so`.
@@ -47,7 +61,7 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     public var description: String { path }
 
     /// Two images are equal when they are the same loaded image.
-    public static func == (lhs: Image, rhs: Image) -> Bool { lhs.identity == rhs.identity }
+    public static func == (lhs: Image, rhs: Image) -> Bool { lhs.storage === rhs.storage }
 
     /// Hashes the image's identity.
     /// - Parameter hasher: The hasher.
@@ -121,3 +135,29 @@ enum ImageGeneration {
 /// The largest image count seen so far. A global `Atomic` with a constant initial value is
 /// statically initialized, so the warm paths read it without `swift_once`.
 private let observedImageCount = Atomic<Int>(0)
+
+/// One image's records, read from its sections on first use and kept for the process.
+final class ImageStorage: ConcurrentTableNode {
+    /// Every image seen, by identity.
+    static var table: ConcurrentTable<ImageStorage> { ConcurrentTable(.images) }
+
+    /// The image's identity.
+    let tableKey: UInt
+    private let next = PublishedReference<ImageStorage>()
+    /// The image's path, found on first use.
+    let path = LazyValue<StringBox>()
+    /// The image's sections.
+    let records: LoadedImages.ImageRecords
+
+    let typeDescriptors = LazyValue<DescriptorReferencesBox>()
+    let protocols = LazyValue<ProtocolReferencesBox>()
+    let conformances = LazyValue<ConformanceRecordReferencesBox>()
+
+    init(_ records: LoadedImages.ImageRecords) {
+        self.tableKey = records.identity
+        self.records = records
+    }
+
+    func nextNode() -> ImmortalReference<ImageStorage>? { next.loadImmortal() }
+    func linkNext(_ node: ImageStorage) -> ImageStorage { next.storeIfNil(node) }
+}

@@ -25,3 +25,13 @@ struct LayoutConstantTests {
         #expect(ValueWitnessTableLayout.flagsOffset == MemoryLayout<Fields>.offset(of: \.flags))
     }
 }
+
+extension LayoutConstantTests {
+    @Test("The protocol field of a conformance descriptor is where the scans read it")
+    func conformanceProtocolOffset() {
+        #expect(
+            ProtocolConformanceDescriptorLayout.protocolOffset
+                == MemoryLayout<ProtocolConformanceDescriptorLayout.Fields>.offset(of: \.protocol)
+        )
+    }
+}

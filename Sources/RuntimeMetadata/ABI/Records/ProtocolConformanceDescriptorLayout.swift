@@ -42,12 +42,16 @@ struct ProtocolConformanceDescriptorLayout: Sendable {
         unsafe self.address = address
     }
 
+    /// The offset of `Protocol`, the first field, as a constant for the section scans (a test
+    /// checks it against `MemoryLayout<Fields>.offset(of:)`, which is not folded to a constant).
+    static var protocolOffset: Int { 0 }
+
     /// `Flags`.
     var flags: UInt32 { unsafe address.read(at: MemoryLayout<Fields>.offset(of: \.flags)!) }
 
     /// `Protocol`.
     var protocolDescriptor: UnsafeRawPointer? {
-        unsafe address.relativeIndirectablePointer(at: MemoryLayout<Fields>.offset(of: \.protocol)!)
+        unsafe address.relativeIndirectablePointer(at: Self.protocolOffset)
     }
 
     /// `TypeReferenceKind`: 0 direct descriptor, 1 indirect descriptor, 2 and 3 Objective-C.
