@@ -33,11 +33,17 @@ func runTool(_ arguments: [String], input: String? = nil) -> String? {
     return String(decoding: data, as: UTF8.self)
 }
 
-/// A fresh temporary directory for this process.
-let temporaryDirectory: URL = {
-    let directory = FileManager.default.temporaryDirectory
+/// This process's temporary directory's location.
+private func processDirectory() -> URL {
+    FileManager.default.temporaryDirectory
         .appendingPathComponent("MetadataInspectorTests-\(ProcessInfo.processInfo.processIdentifier)")
+}
+
+/// A fresh temporary directory for this process, removed when the process exits.
+let temporaryDirectory: URL = {
+    let directory = processDirectory()
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(at: processDirectory()) }
     return directory
 }()
 

@@ -7,11 +7,18 @@ import Foundation
 import RuntimeMetadata
 import Testing
 
+/// This process's directory for the plugin's source and library.
+private func pluginDirectory() -> URL {
+    FileManager.default.temporaryDirectory
+        .appendingPathComponent("RuntimeMetadataPlugin-\(ProcessInfo.processInfo.processIdentifier)")
+}
+
 /// Builds the plugin library once per process.
 private let pluginPath: Result<String, PluginBuildError> = {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("RuntimeMetadataPlugin-\(ProcessInfo.processInfo.processIdentifier)")
+    let directory = pluginDirectory()
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    // The loaded library stays mapped after its file is gone; remove the directory at exit.
+    atexit { try? FileManager.default.removeItem(at: pluginDirectory()) }
     let source = directory.appendingPathComponent("Plugin.swift")
     let library = directory.appendingPathComponent("libRuntimeMetadataPlugin.so")
     let code = """
@@ -96,6 +103,7 @@ struct PluginTests {
         #expect(throws: RuntimeMetadataError.self) { try Image.load("/nonexistent/libNothing.so") }
         let text = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-library-\(UUID()).so")
         try "not a library".write(to: text, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: text) }
         #expect(throws: RuntimeMetadataError.self) { try Image.load(text.path) }
         // A real shared library without Swift metadata.
         let candidates = [
