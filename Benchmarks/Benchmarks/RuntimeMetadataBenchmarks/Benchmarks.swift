@@ -52,6 +52,19 @@ func hiddenType(_ type: Any.Type) -> Any.Type { type }
 /// `_EachFieldOptions()` spelled by value.
 let noFieldOptions = _EachFieldOptions(rawValue: 0)
 
+/// The calls each sample makes: the harness reports whole nanoseconds per sample, and a
+/// thousand calls per sample keep three more digits for the paths that take a few
+/// nanoseconds. Results are per thousand calls (`results.py` divides).
+let callsPerSample = 1000
+
+/// Runs `body` ``callsPerSample`` times per sample.
+@inline(__always)
+func measure(_ benchmark: Benchmark, _ body: () -> Void) {
+    for _ in benchmark.scaledIterations {
+        for _ in 0..<callsPerSample { body() }
+    }
+}
+
 /// A protocol no benchmark queries before the cold probes.
 protocol ColdProtocol {}
 
@@ -117,7 +130,11 @@ enum ColdProbe {
 
 let benchmarks: @Sendable () -> Void = {
     ColdProbe.runIfRequested()
-    let warm = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)
+    let warm = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        scalingFactor: .one
+    )
     let drawable = try! ProtocolDescriptor((any Drawable).self)
     let circleType: Any.Type = Circle.self
     let squareType: Any.Type = Square.self
@@ -126,28 +143,28 @@ let benchmarks: @Sendable () -> Void = {
 
     // Conformance checks.
     Benchmark("Conformance.lookup.hit.warm", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(drawable.isConformed(by: hiddenType(circleType))) }
+        measure(benchmark) { blackHole(drawable.isConformed(by: hiddenType(circleType))) }
     }
     Benchmark("AsCast.lookup.hit", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(hiddenType(circleType) is any Drawable.Type) }
+        measure(benchmark) { blackHole(hiddenType(circleType) is any Drawable.Type) }
     }
     Benchmark("Conformance.lookup.miss.warm", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(drawable.isConformed(by: hiddenType(squareType))) }
+        measure(benchmark) { blackHole(drawable.isConformed(by: hiddenType(squareType))) }
     }
     Benchmark("AsCast.lookup.miss", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(hiddenType(squareType) is any Drawable.Type) }
+        measure(benchmark) { blackHole(hiddenType(squareType) is any Drawable.Type) }
     }
 
     // Opening an Any as any P.
     let value: Any = Circle(radius: 3)
     _ = drawable.open(value, as: (any Drawable).self)
     Benchmark("Open.value.warm", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations {
+        measure(benchmark) {
             if let opened = drawable.open(hidden(value), as: (any Drawable).self) { blackHole(opened.draw()) }
         }
     }
     Benchmark("AsCast.value", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations {
+        measure(benchmark) {
             if let cast = hidden(value) as? any Drawable { blackHole(cast.draw()) }
         }
     }
@@ -156,17 +173,17 @@ let benchmarks: @Sendable () -> Void = {
     let eight = EightFields()
     _ = try! TypeMetadata(EightFields.self).fields
     Benchmark("Fields.list.warm", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try! TypeMetadata(EightFields.self).fields.count) }
+        measure(benchmark) { blackHole(try! TypeMetadata(EightFields.self).fields.count) }
     }
     let eightMetadata = TypeMetadata(EightFields.self)
     Benchmark("Fields.list.heldMetadata.warm", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try! eightMetadata.fields.count) }
+        measure(benchmark) { blackHole(try! eightMetadata.fields.count) }
     }
     Benchmark("Mirror.children", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(Mirror(reflecting: eight).children.count) }
+        measure(benchmark) { blackHole(Mirror(reflecting: eight).children.count) }
     }
     Benchmark("ForEachField.list", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations {
+        measure(benchmark) {
             var count = 0
             _ = _forEachField(of: EightFields.self, options: noFieldOptions) { _, _, _, _ in
                 count += 1
@@ -179,36 +196,36 @@ let benchmarks: @Sendable () -> Void = {
     // Reading one field by name.
     let titleField = try! TypeMetadata(EightFields.self).field(named: "title")
     Benchmark("Fields.read.warm", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations {
+        measure(benchmark) {
             blackHole(try! TypeMetadata(EightFields.self).field(named: "title").value(in: eight, as: String.self))
         }
     }
     Benchmark("Fields.read.cachedField", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try! titleField.value(in: hidden(eight), as: String.self)) }
+        measure(benchmark) { blackHole(try! titleField.value(in: hidden(eight), as: String.self)) }
     }
     let titlePath = \EightFields.title
     Benchmark("KeyPath.read", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(hidden(eight)[keyPath: titlePath]) }
+        measure(benchmark) { blackHole(hidden(eight)[keyPath: titlePath]) }
     }
 
     // Enum case names.
     let shape = Shape.rectangle(width: 2, height: 3)
     _ = try! TypeMetadata(Shape.self).caseName(of: shape)
     Benchmark("Enum.caseName.warm", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try! TypeMetadata(Shape.self).caseName(of: shape)) }
+        measure(benchmark) { blackHole(try! TypeMetadata(Shape.self).caseName(of: shape)) }
     }
     Benchmark("Mirror.caseName", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(Mirror(reflecting: shape).children.first?.label) }
+        measure(benchmark) { blackHole(Mirror(reflecting: shape).children.first?.label) }
     }
 
     // Layout equality of an eight-field value.
     let other = EightFields()
     _ = TypeMetadata.layoutEquals(eight, other)
     Benchmark("Equality.layout.warm", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(TypeMetadata.layoutEquals(hidden(eight), other)) }
+        measure(benchmark) { blackHole(TypeMetadata.layoutEquals(hidden(eight), other)) }
     }
     Benchmark("Equatable.equal", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(hidden(eight) == other) }
+        measure(benchmark) { blackHole(hidden(eight) == other) }
     }
 
     // All conformers of a protocol, cold: the first query in a fresh process, each sample one child process.
@@ -228,7 +245,7 @@ let benchmarks: @Sendable () -> Void = {
     // All conformers of a protocol, from the index.
     _ = drawable.conformanceRecords()
     Benchmark("Conformers.records.warm", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(drawable.conformanceRecords().count) }
+        measure(benchmark) { blackHole(drawable.conformanceRecords().count) }
     }
 
     // Types by name.
@@ -236,9 +253,9 @@ let benchmarks: @Sendable () -> Void = {
     let mangled = "SDySSSaySiGG"
     _ = try! TypeMetadata(named: name)
     Benchmark("TypeByName.reflectingName.warm", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try! TypeMetadata(named: name)) }
+        measure(benchmark) { blackHole(try! TypeMetadata(named: name)) }
     }
     Benchmark("TypeByName.stdlibTypeByName", configuration: warm) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(_typeByName(mangled)) }
+        measure(benchmark) { blackHole(_typeByName(mangled)) }
     }
 }

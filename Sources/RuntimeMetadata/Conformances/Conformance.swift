@@ -62,16 +62,12 @@ final class ConformanceAnswer: ConcurrentTableNode {
     func nextNode() -> ImmortalReference<ConformanceAnswer>? { next.loadImmortal() }
     func linkNext(_ node: ConformanceAnswer) -> ConformanceAnswer { next.storeIfNil(node) }
 
-    /// The witness table, once found.
-    let found = PublishedReference<FoundConformance>()
-    /// The image count at which the type was last found not to conform; -1 before any check.
-    let checkedImageCount = Atomic<Int>(-1)
-
-    /// A found conformance, boxed for publication.
-    final class FoundConformance: Sendable {
-        let conformance: Conformance
-        init(_ conformance: Conformance) { self.conformance = conformance }
-    }
+    /// The conforming type's record, published before ``witnessTable``.
+    let typeRecord = PublishedReference<TypeRecord>()
+    /// The answer, in one word read with one load after the entry: 0 before any check; the
+    /// witness table's address (always even) once found; `imageCount << 1 | 1` once the type
+    /// was found not to conform with that many images loaded.
+    let state = Atomic<UInt>(0)
 }
 
 /// Conformance answers by (type, protocol).
@@ -108,23 +104,47 @@ extension ProtocolDescriptor {
     private func conformance(of metadata: MetadataReference, _ typeMetadata: () -> TypeMetadata) -> Conformance? {
         let key = IdentityPair(first: metadata.identity, second: reference.identity)
         let entry = conformanceAnswers.node(for: key) { ConformanceAnswer(key) }
-        if let found = entry.withObject({ $0.found.loadImmortal() }) { return found.withObject { $0.conformance } }
+        let state = entry.withObject { $0.state.load(ordering: .acquiring) }
+        if state & 1 == 0, state != 0, let record = entry.withObject({ $0.typeRecord.loadImmortal() }) {
+            return Conformance(
+                type: TypeMetadata(immortalRecord: record),
+                protocolDescriptor: self,
+                witnessTable: WitnessTableReference(identity: state)
+            )
+        }
         let generation = ImageGeneration.current
-        if entry.withObject({ $0.checkedImageCount.load(ordering: .acquiring) }) >= generation { return nil }
+        if state & 1 == 1, Int(state >> 1) >= generation { return nil }
         let answer = entry.object
         guard let table = reference.witnessTable(for: metadata) else {
-            answer.checkedImageCount.store(generation, ordering: .releasing)
+            // A racing thread may have found the conformance after a newer image was loaded;
+            // a positive answer is never replaced.
+            _ = answer.state.compareExchange(
+                expected: state,
+                desired: UInt(generation) << 1 | 1,
+                ordering: .acquiringAndReleasing
+            )
             return nil
         }
-        let conformance = Conformance(type: typeMetadata(), protocolDescriptor: self, witnessTable: table)
-        return answer.found.storeIfNil(ConformanceAnswer.FoundConformance(conformance)).conformance
+        // Racing first questions find the same table; the type's record is published first,
+        // and the release store of the table makes it visible with the table.
+        let type = typeMetadata()
+        _ = answer.typeRecord.storeIfNil(type.record)
+        answer.state.store(table.identity, ordering: .releasing)
+        return Conformance(type: type, protocolDescriptor: self, witnessTable: table)
     }
 
     /// Whether a type conforms to this protocol.
     /// - Parameter type: The type.
     /// - Returns: `true` when the runtime finds a conformance.
     public func isConformed(by type: Any.Type) -> Bool {
-        conformance(of: type) != nil
+        // A warm answer needs only the state word, not the conformance it describes.
+        let key = IdentityPair(first: MetadataReference(type).identity, second: reference.identity)
+        if let entry = conformanceAnswers.node(for: key) {
+            let state = entry.withObject { $0.state.load(ordering: .acquiring) }
+            if state & 1 == 0, state != 0 { return true }
+            if state & 1 == 1, Int(state >> 1) >= ImageGeneration.current { return false }
+        }
+        return conformance(of: type) != nil
     }
 
     /// The conformance records of this protocol in every loaded image, generic types included.

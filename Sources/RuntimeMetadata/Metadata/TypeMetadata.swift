@@ -38,6 +38,11 @@ public struct TypeMetadata: Hashable, Sendable, CustomStringConvertible, CustomD
         self.immortalRecord = TypeRecord.immortalRecord(for: MetadataReference(noncopyable: type))
     }
 
+    /// Wraps a record already looked up.
+    init(immortalRecord: ImmortalReference<TypeRecord>) {
+        self.immortalRecord = immortalRecord
+    }
+
     /// Wraps a metadata handle from the ABI layer.
     init(_ reference: MetadataReference) {
         self.immortalRecord = TypeRecord.immortalRecord(for: reference)

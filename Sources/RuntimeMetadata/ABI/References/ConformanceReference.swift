@@ -69,6 +69,15 @@ struct WitnessTableReference: Hashable, Sendable {
         unsafe self.address = address
     }
 
+    /// Wraps the address of a witness table that `identity` returned.
+    /// - Parameter identity: A nonzero table address.
+    init(identity: UInt) {
+        unsafe self.address = UnsafeRawPointer(bitPattern: identity)!
+    }
+
+    /// The table's address as an integer, for atomic storage.
+    var identity: UInt { UInt(bitPattern: unsafe address) }
+
     /// Word 0 of every witness table: the conformance descriptor (`TargetWitnessTable::Description`).
     var conformanceDescriptor: UnsafeRawPointer? { unsafe address.pointer(at: 0) }
 
