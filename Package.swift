@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "RuntimeMetadata", targets: ["RuntimeMetadata"]),
         .library(name: "MetadataInspector", targets: ["MetadataInspector"]),
+        .library(name: "ViewGraph", targets: ["ViewGraph"]),
         .executable(name: "metadata-inspect", targets: ["metadata-inspect"]),
     ],
     targets: [
@@ -27,6 +28,11 @@ let package = Package(
         ),
         .target(
             name: "MetadataInspector",
+            dependencies: ["RuntimeMetadata"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ViewGraph",
             dependencies: ["RuntimeMetadata"],
             swiftSettings: strictSettings
         ),
@@ -54,6 +60,11 @@ let package = Package(
         .testTarget(
             name: "RuntimeMetadataTests",
             dependencies: ["RuntimeMetadata", "Fixtures", "FixturesWithoutReflection", "ResilientFixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ViewGraphTests",
+            dependencies: ["ViewGraph", "RuntimeMetadata"],
             swiftSettings: strictSettings
         ),
         .testTarget(

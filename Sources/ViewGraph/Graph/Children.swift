@@ -1,0 +1,82 @@
+// Children.swift
+
+import RuntimeMetadata
+
+/// The children a primitive view lists, each with its static type kept.
+@MainActor
+struct Children {
+    /// One child: how to make its node and how to hand its new value to an existing node.
+    struct Entry {
+        /// The child's type.
+        let type: TypeMetadata
+        /// The identity the data gave the child (``ForEach``), if any.
+        let identity: AnyHashable?
+        /// Makes a node for the child.
+        let makeNode: @MainActor (ViewGraph, ViewNode?) -> ViewNode
+        /// Hands the child's value to an existing node of the same type; `false` when the
+        /// node holds another type.
+        let update: @MainActor (ViewNode) -> Bool
+    }
+
+    private(set) var entries: [Entry] = []
+
+    /// Adds a statically typed child.
+    /// - Parameters:
+    ///   - view: The child.
+    ///   - identity: Its identity in its data, if any.
+    mutating func append<V: View>(_ view: V, identity: AnyHashable? = nil) {
+        if let dynamic = view as? DynamicView {
+            // A view known only at run time makes no node of its own.
+            append(any: dynamic.value, identity: identity)
+            return
+        }
+        entries.append(
+            Entry(
+                type: TypeMetadata(V.self),
+                identity: identity,
+                makeNode: { graph, parent in Node(view, graph: graph, parent: parent) },
+                update: { node in
+                    guard let typed = node as? Node<V> else { return false }
+                    typed.receive(view)
+                    return true
+                }
+            )
+        )
+    }
+
+    /// Adds a child known only as `Any`: resolved to its dynamic type's typed child through
+    /// RuntimeMetadata, or to an ``InvalidView`` naming the type when it is not a view.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - identity: Its identity in its data, if any.
+    mutating func append(any value: Any, identity: AnyHashable? = nil) {
+        switch ViewResolution.resolve(value) {
+        case .view(let view):
+            append(view, identity: identity)
+        case .invalid(let invalid):
+            append(invalid, identity: identity)
+        }
+    }
+}
+
+/// Opens values known only as `Any` as typed views.
+enum ViewResolution {
+    /// A resolved value.
+    enum Resolved {
+        /// A view, opened to its dynamic type by the caller.
+        case view(any View)
+        /// Not a view.
+        case invalid(InvalidView)
+    }
+
+    /// The `View` protocol's descriptor: lookups through it are cached per type.
+    static let viewProtocol = try? ProtocolDescriptor((any View).self)
+
+    /// Resolves a value through RuntimeMetadata's conformance cache and typed opening.
+    /// - Parameter value: The value.
+    /// - Returns: The value as a view, or the invalid view naming its type.
+    static func resolve(_ value: Any) -> Resolved {
+        if let view = viewProtocol?.open(value, as: (any View).self) { return .view(view) }
+        return .invalid(InvalidView(typeName: TypeMetadata(type(of: value)).name))
+    }
+}

@@ -1,0 +1,110 @@
+// ViewGraph.swift
+
+import RuntimeMetadata
+
+/// The resolved tree of a root view, kept up to date as state and environment change.
+///
+/// ```swift
+/// let graph = ViewGraph(root: Greeting(name: "Ada"))
+/// print(TextRenderer().render(graph))
+/// ```
+///
+/// A root (or any child) given as `Any` resolves to the same typed nodes a statically typed
+/// view makes: the value's type is opened through RuntimeMetadata's conformance cache, never
+/// through `AnyView` or `as? any View`. A value that is not a view becomes an ``InvalidView``
+/// node naming its type.
+///
+/// The graph evaluates a body only when it has to: when a view's value changed by
+/// RuntimeMetadata's layout equality, when its ``State`` changed, or when an ``Environment``
+/// value it read changed. ``lastEvaluated`` and each node's ``ViewNode/evaluationCount`` say
+/// exactly what ran.
+@MainActor
+public final class ViewGraph {
+    /// The root node.
+    public private(set) var root: ViewNode!
+    /// The environment the root sees.
+    let rootEnvironment: EnvironmentValues
+    /// The nodes whose state changed, marked from any thread.
+    let invalidation = Invalidation()
+    /// Every node by identity, held weakly: a replaced subtree goes away.
+    private var nodes: [Int: WeakNode] = [:]
+    private var lastNodeID = 0
+    /// The type names of the nodes evaluated by the last build or update, in order.
+    public private(set) var lastEvaluated: [String] = []
+
+    /// Builds the graph of a statically typed root view.
+    /// - Parameters:
+    ///   - root: The root view.
+    ///   - environment: The environment the root sees.
+    public init<Root: View>(root: Root, environment: EnvironmentValues = EnvironmentValues()) {
+        rootEnvironment = environment
+        var children = Children()
+        children.append(root)
+        build(children.entries[0])
+    }
+
+    /// Builds the graph of a root known only as `Any`.
+    /// - Parameters:
+    ///   - value: The root; a value that is not a view makes an ``InvalidView`` root.
+    ///   - environment: The environment the root sees.
+    public init(any value: Any, environment: EnvironmentValues = EnvironmentValues()) {
+        rootEnvironment = environment
+        var children = Children()
+        children.append(any: value)
+        build(children.entries[0])
+    }
+
+    private func build(_ entry: Children.Entry) {
+        lastEvaluated = []
+        root = entry.makeNode(self, nil)
+        root.evaluateAndClear()
+    }
+
+    /// Evaluates the views whose state changed since the last update, and below them only what
+    /// changed.
+    /// - Returns: The type names of the nodes evaluated, as ``lastEvaluated``.
+    @discardableResult
+    public func update() -> [String] {
+        lastEvaluated = []
+        let changed = invalidation.take().compactMap { nodes[$0]?.node }
+        for node in changed { node.needsEvaluation = true }
+        // Ancestors first: evaluating one reaches its marked descendants.
+        for node in changed.sorted(by: { $0.depth < $1.depth }) where node.needsEvaluation {
+            node.evaluateAndClear()
+        }
+        return lastEvaluated
+    }
+
+    func nextNodeID() -> Int {
+        lastNodeID += 1
+        return lastNodeID
+    }
+
+    func register(_ node: ViewNode) {
+        nodes[node.id] = WeakNode(node: node)
+    }
+
+    func recordEvaluation(of node: ViewNode) {
+        lastEvaluated.append(node.viewType.name)
+    }
+
+    /// Every node, depth first.
+    public var allNodes: [ViewNode] { root.subtree }
+
+    private struct WeakNode {
+        weak var node: ViewNode?
+    }
+}
+
+extension ViewNode {
+    /// The number of ancestors.
+    var depth: Int {
+        var depth = 0
+        var current = parent
+        while let node = current {
+            depth += 1
+            current = node.parent
+        }
+        return depth
+    }
+}

@@ -1,0 +1,136 @@
+// ViewNode.swift
+
+public import RuntimeMetadata
+
+/// A node of the resolved view tree: one view, held in typed storage by its subclass
+/// `Node<V>`, with its children, environment and state.
+@MainActor
+public class ViewNode {
+    /// The graph that owns the node.
+    unowned let graph: ViewGraph
+    /// The parent node.
+    private(set) weak var parent: ViewNode?
+    /// The node's identity in its graph.
+    let id: Int
+    /// The children, in order.
+    public internal(set) var children: [ViewNode] = []
+    /// The identity each child got from its data (``ForEach``), if any.
+    var childIdentities: [AnyHashable?] = []
+    /// The environment the node's view sees.
+    public internal(set) var environment: EnvironmentValues
+    /// The environment values the view read, to compare when the environment changes.
+    private var environmentReads: [(keyPath: AnyKeyPath, value: Any)] = []
+    /// The state locations of the view's ``State`` properties, by property position.
+    private var stateLocations: [Int: any AnyStateLocation] = [:]
+    /// How many times the view's body (or a primitive's child list) was evaluated.
+    public internal(set) var evaluationCount = 0
+
+    init(graph: ViewGraph, parent: ViewNode?) {
+        self.graph = graph
+        self.parent = parent
+        self.id = graph.nextNodeID()
+        self.environment = parent?.childEnvironment ?? graph.rootEnvironment
+    }
+
+    /// The type of the node's view.
+    public var viewType: TypeMetadata { fatalError("overridden by Node") }
+
+    /// The node's view, as `Any`.
+    public var viewValue: Any { fatalError("overridden by Node") }
+
+    /// What renderers show for the node itself.
+    public var renderAttributes: RenderAttributes { RenderAttributes() }
+
+    /// The environment the children see.
+    var childEnvironment: EnvironmentValues { environment }
+
+    /// Evaluates the view's body or child list and reconciles the children.
+    func evaluate() {}
+
+    /// Gives the node a new environment, and says whether the view read a value that changed.
+    /// Children see the change through their own check.
+    /// - Parameter newEnvironment: The parent's environment for its children.
+    /// - Returns: Whether the node must be evaluated again.
+    func receiveEnvironment(_ newEnvironment: EnvironmentValues) -> Bool {
+        environment = newEnvironment
+        for read in environmentReads {
+            let current = newEnvironment[keyPath: read.keyPath] as Any
+            if !TypeMetadata.layoutEquals(current, read.value) { return true }
+        }
+        return false
+    }
+
+    /// Records an environment value the view read.
+    func recordEnvironmentRead<Value>(_ keyPath: KeyPath<EnvironmentValues, Value>, value: Value) {
+        environmentReads.append((keyPath, value as Any))
+    }
+
+    /// Forgets the reads of the last evaluation, before properties are installed again.
+    func clearEnvironmentReads() {
+        environmentReads.removeAll(keepingCapacity: true)
+    }
+
+    /// The state location of a property, made on first use.
+    func stateLocation<Location: AnyStateLocation>(
+        slot: Int,
+        make: (Invalidation, Int) -> Location
+    ) -> Location {
+        if let existing = stateLocations[slot] as? Location { return existing }
+        let location = make(graph.invalidation, id)
+        stateLocations[slot] = location
+        return location
+    }
+
+    /// Reconciles the children with a new child list: a child of the same type at the same
+    /// position (and with the same identity) keeps its node and gets the new value; others
+    /// get new nodes.
+    func reconcile(_ entries: [Children.Entry]) {
+        var reconciled: [ViewNode] = []
+        reconciled.reserveCapacity(entries.count)
+        let environmentForChildren = childEnvironment
+        for (index, entry) in entries.enumerated() {
+            if index < children.count, childIdentities[index] == entry.identity,
+                children[index].viewType == entry.type
+            {
+                let child = children[index]
+                // Marks the child for evaluation when its value changed by layout equality.
+                _ = entry.update(child)
+                if child.receiveEnvironment(environmentForChildren) { child.needsEvaluation = true }
+                if child.needsEvaluation { child.evaluateAndClear() } else { child.propagateEnvironment() }
+                reconciled.append(child)
+            } else {
+                let child = entry.makeNode(graph, self)
+                child.evaluateAndClear()
+                reconciled.append(child)
+            }
+        }
+        children = reconciled
+        childIdentities = entries.map(\.identity)
+    }
+
+    /// Whether the view changed, or its state or environment did, since its last evaluation.
+    var needsEvaluation = true
+
+    func evaluateAndClear() {
+        needsEvaluation = false
+        evaluate()
+    }
+
+    /// Hands an unchanged node's environment down to its children, which evaluate again only
+    /// when a value they read changed.
+    func propagateEnvironment() {
+        let environmentForChildren = childEnvironment
+        for child in children {
+            if child.receiveEnvironment(environmentForChildren) || child.needsEvaluation {
+                child.evaluateAndClear()
+            } else {
+                child.propagateEnvironment()
+            }
+        }
+    }
+
+    /// The node and its descendants, depth first.
+    public var subtree: [ViewNode] {
+        [self] + children.flatMap(\.subtree)
+    }
+}

@@ -1,0 +1,100 @@
+// Environment.swift
+
+/// A key of ``EnvironmentValues``, with the value a view sees when no ancestor set one.
+///
+/// ```swift
+/// private struct AccentKey: EnvironmentKey {
+///     static let defaultValue = "blue"
+/// }
+/// extension EnvironmentValues {
+///     var accent: String {
+///         get { self[AccentKey.self] }
+///         set { self[AccentKey.self] = newValue }
+///     }
+/// }
+/// ```
+public protocol EnvironmentKey {
+    /// The value's type.
+    associatedtype Value
+    /// The value when no ancestor set one.
+    static var defaultValue: Value { get }
+}
+
+/// Values that flow down the view tree: each view sees what its ancestors set.
+public struct EnvironmentValues {
+    private var values: [ObjectIdentifier: Any] = [:]
+
+    /// An environment with every key at its default.
+    public init() {}
+
+    /// The value of a key.
+    /// - Parameter key: The key.
+    public subscript<Key: EnvironmentKey>(key: Key.Type) -> Key.Value {
+        get {
+            guard let stored = values[ObjectIdentifier(key)] else { return Key.defaultValue }
+            // Stored only by the setter below, with the key's own value type.
+            return stored as? Key.Value ?? Key.defaultValue
+        }
+        set { values[ObjectIdentifier(key)] = newValue }
+    }
+}
+
+/// Reads a value of the environment in a view.
+///
+/// ```swift
+/// struct Label: View {
+///     @Environment(\.accent) var accent
+///     var body: some View { Text(accent) }
+/// }
+/// ```
+///
+/// The graph fills the value in before it evaluates the view's body, and evaluates the body
+/// again when an ancestor changes the value.
+@propertyWrapper
+public struct Environment<Value>: GraphProperty {
+    let keyPath: KeyPath<EnvironmentValues, Value>
+    var value: Value?
+
+    /// Reads the value at a key path of ``EnvironmentValues``.
+    /// - Parameter keyPath: The key path.
+    public init(_ keyPath: KeyPath<EnvironmentValues, Value>) {
+        self.keyPath = keyPath
+    }
+
+    /// The value, once the graph filled it in; the key's value in an empty environment before.
+    public var wrappedValue: Value {
+        value ?? EnvironmentValues()[keyPath: keyPath]
+    }
+
+    @MainActor mutating func install(in node: ViewNode, slot: Int) {
+        let current = node.environment[keyPath: keyPath]
+        node.recordEnvironmentRead(keyPath, value: current)
+        value = current
+    }
+}
+
+extension View {
+    /// Sets an environment value for this view and its descendants.
+    /// - Parameters:
+    ///   - keyPath: The key path of the value.
+    ///   - value: The value.
+    /// - Returns: The view.
+    public func environment<Value>(
+        _ keyPath: WritableKeyPath<EnvironmentValues, Value>,
+        _ value: Value
+    ) -> ModifiedContent<Self, EnvironmentWritingModifier<Value>> {
+        modifier(EnvironmentWritingModifier(keyPath: keyPath, value: value))
+    }
+}
+
+/// Sets an environment value for the modified view's subtree.
+public struct EnvironmentWritingModifier<Value>: PrimitiveModifier {
+    /// The key path of the value.
+    public var keyPath: WritableKeyPath<EnvironmentValues, Value>
+    /// The value.
+    public var value: Value
+
+    func transformEnvironment(_ environment: inout EnvironmentValues) {
+        environment[keyPath: keyPath] = value
+    }
+}

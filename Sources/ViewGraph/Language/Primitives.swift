@@ -1,0 +1,238 @@
+// Primitives.swift
+//
+// The views the graph understands directly. Each is a primitive (`Body == Never`) that lists
+// its children, typed, through ``PrimitiveView``.
+
+/// A view the graph builds without a body: it lists its children and its render attributes.
+protocol PrimitiveView {
+    /// Adds the view's children, in order.
+    /// - Parameter children: The list to add to.
+    @MainActor func makeChildren(_ children: inout Children)
+    /// What a renderer shows for this view itself.
+    var renderAttributes: RenderAttributes { get }
+    /// Changes the environment this view's children see.
+    /// - Parameter environment: The environment, changed in place.
+    func transformEnvironment(_ environment: inout EnvironmentValues)
+}
+
+extension PrimitiveView {
+    @MainActor func makeChildren(_ children: inout Children) {}
+    var renderAttributes: RenderAttributes { RenderAttributes() }
+    func transformEnvironment(_ environment: inout EnvironmentValues) {}
+}
+
+/// A string of text.
+public struct Text: View, PrimitiveView, Equatable {
+    /// The text.
+    public var content: String
+
+    /// Creates a text view.
+    /// - Parameter content: The text.
+    public init(_ content: String) {
+        self.content = content
+    }
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+
+    var renderAttributes: RenderAttributes { RenderAttributes(role: .text(content)) }
+}
+
+/// A view that shows nothing.
+public struct EmptyView: View, PrimitiveView, Equatable {
+    /// Creates an empty view.
+    public init() {}
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+}
+
+/// Views grouped without a layout of their own.
+public struct Group<Content: View>: View, PrimitiveView {
+    /// The grouped views.
+    public var content: Content
+
+    /// Groups views.
+    /// - Parameter content: The views.
+    public init(@ViewBuilder content: () -> Content) {
+        self.content = content()
+    }
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+
+    @MainActor func makeChildren(_ children: inout Children) { children.append(content) }
+}
+
+/// The direction of a ``Stack``.
+public enum Axis: String, Hashable, Sendable {
+    /// Top to bottom.
+    case vertical
+    /// Leading to trailing.
+    case horizontal
+}
+
+/// Views laid out one after another along an axis.
+public struct Stack<Content: View>: View, PrimitiveView {
+    /// The direction.
+    public var axis: Axis
+    /// The space between children, in points.
+    public var spacing: Int
+    /// The children.
+    public var content: Content
+
+    /// Creates a stack.
+    /// - Parameters:
+    ///   - axis: The direction.
+    ///   - spacing: The space between children.
+    ///   - content: The children.
+    public init(_ axis: Axis, spacing: Int = 0, @ViewBuilder content: () -> Content) {
+        self.axis = axis
+        self.spacing = spacing
+        self.content = content()
+    }
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+
+    @MainActor func makeChildren(_ children: inout Children) { children.append(content) }
+    var renderAttributes: RenderAttributes { RenderAttributes(role: .stack(axis, spacing: spacing)) }
+}
+
+/// Several views built by one ``ViewBuilder`` block, each typed.
+public struct TupleView<each Content: View>: View, PrimitiveView {
+    /// The views.
+    public var value: (repeat each Content)
+
+    /// Creates the tuple.
+    /// - Parameter content: The views.
+    public init(_ content: repeat each Content) {
+        value = (repeat each content)
+    }
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+
+    @MainActor func makeChildren(_ children: inout Children) {
+        for child in repeat each value {
+            children.append(child)
+        }
+    }
+}
+
+/// One of two views, chosen by an `if`/`else` or `switch` in a ``ViewBuilder``.
+public struct ConditionalContent<First: View, Second: View>: View, PrimitiveView {
+    /// The chosen branch.
+    public enum Storage {
+        /// The first branch.
+        case first(First)
+        /// The second branch.
+        case second(Second)
+    }
+
+    /// The chosen branch.
+    public var storage: Storage
+
+    /// Chooses a branch.
+    /// - Parameter storage: The branch.
+    public init(_ storage: Storage) {
+        self.storage = storage
+    }
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+
+    @MainActor func makeChildren(_ children: inout Children) {
+        switch storage {
+        case .first(let first): children.append(first)
+        case .second(let second): children.append(second)
+        }
+    }
+}
+
+extension Optional: View where Wrapped: View {
+    /// Primitive views have no body.
+    public typealias Body = Never
+}
+
+extension Optional: PrimitiveView where Wrapped: View {
+    @MainActor func makeChildren(_ children: inout Children) {
+        if let view = self { children.append(view) }
+    }
+}
+
+/// Views built from a collection of identified data, one per element.
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: View, PrimitiveView {
+    /// The data.
+    public var data: Data
+    /// Each element's identity.
+    public var id: KeyPath<Data.Element, ID>
+    /// Builds an element's view.
+    public var content: (Data.Element) -> Content
+
+    /// Creates views for the elements of a collection.
+    /// - Parameters:
+    ///   - data: The collection.
+    ///   - id: The key path of each element's identity.
+    ///   - content: Builds an element's view.
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content)
+    {
+        self.data = data
+        self.id = id
+        self.content = content
+    }
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+
+    @MainActor func makeChildren(_ children: inout Children) {
+        for element in data {
+            children.append(content(element), identity: AnyHashable(element[keyPath: id]))
+        }
+    }
+}
+
+extension ForEach where Data.Element: Identifiable, ID == Data.Element.ID {
+    /// Creates views for the elements of a collection of identifiable elements.
+    /// - Parameters:
+    ///   - data: The collection.
+    ///   - content: Builds an element's view.
+    public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+        self.init(data, id: \.id, content: content)
+    }
+}
+
+/// A view known only at run time: any value, resolved by the graph to the typed node of its
+/// dynamic type through RuntimeMetadata's conformance lookup, without `AnyView` and without
+/// `as? any View`.
+///
+/// Use it where views arrive as `Any`: decoded models, plugin output, heterogeneous lists.
+/// A `DynamicView` makes no node of its own: in its place the graph makes the node a
+/// statically typed view of the value's type makes, so the tree is the same either way. A
+/// value that is not a view makes an ``InvalidView`` node naming its type.
+public struct DynamicView: View, PrimitiveView {
+    /// The value.
+    public var value: Any
+
+    /// Wraps a value that may be a view.
+    /// - Parameter value: The value.
+    public init(_ value: Any) {
+        self.value = value
+    }
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+
+    @MainActor func makeChildren(_ children: inout Children) { children.append(any: value) }
+}
+
+/// The node that stands for a value that is not a view.
+public struct InvalidView: View, PrimitiveView, Equatable {
+    /// The name of the value's type, as `String(reflecting:)` prints it.
+    public var typeName: String
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+
+    var renderAttributes: RenderAttributes { RenderAttributes(role: .error("\(typeName) is not a view")) }
+}

@@ -1,0 +1,78 @@
+// TextRenderer.swift
+
+/// Prints a resolved tree, one node per line, with each node's concrete type.
+///
+/// ```
+/// Stack<TupleView<Text, Text>> [stack vertical]
+///   TupleView<Text, Text>
+///     Text "Hello"
+///     Text "Ada"
+/// ```
+public struct TextRenderer: Sendable {
+    /// Whether type names are printed fully qualified, as `String(reflecting:)` prints them.
+    public var qualifiedNames: Bool
+
+    /// Creates a renderer.
+    /// - Parameter qualifiedNames: Whether to print module-qualified type names.
+    public init(qualifiedNames: Bool = false) {
+        self.qualifiedNames = qualifiedNames
+    }
+
+    /// Renders a graph.
+    /// - Parameter graph: The graph.
+    /// - Returns: The text, one line per node.
+    @MainActor
+    public func render(_ graph: ViewGraph) -> String {
+        var lines: [String] = []
+        render(graph.root, depth: 0, into: &lines)
+        return lines.joined(separator: "\n")
+    }
+
+    @MainActor
+    private func render(_ node: ViewNode, depth: Int, into lines: inout [String]) {
+        var line = String(repeating: "  ", count: depth) + typeName(node)
+        let attributes = node.renderAttributes
+        switch attributes.role {
+        case .container: break
+        case .text(let text): line += " \"\(text)\""
+        case .stack(let axis, let spacing): line += " [stack \(axis.rawValue), spacing \(spacing)]"
+        case .error(let reason): line += " [error: \(reason)]"
+        }
+        if let padding = attributes.padding { line += " [padding \(padding)]" }
+        if let tag = attributes.tag { line += " [tag \(tag)]" }
+        if !attributes.classNames.isEmpty { line += " [class \(attributes.classNames.joined(separator: " "))]" }
+        lines.append(line)
+        for child in node.children { render(child, depth: depth + 1, into: &lines) }
+    }
+
+    @MainActor
+    private func typeName(_ node: ViewNode) -> String {
+        let name = node.viewType.name
+        guard !qualifiedNames else { return name }
+        return Self.unqualifiedName(name)
+    }
+
+    /// Drops the module and parent prefixes from every component of a qualified type name:
+    /// `Swift.Optional<ViewGraph.Text>` becomes `Optional<Text>`.
+    /// - Parameter name: A name as `String(reflecting:)` prints it.
+    /// - Returns: The name without qualification.
+    public static func unqualifiedName(_ name: String) -> String {
+        var result = ""
+        var word = ""
+        func flush(_ separator: Character?) {
+            if let dot = word.lastIndex(of: ".") { word = String(word[word.index(after: dot)...]) }
+            result += word
+            word = ""
+            if let separator { result.append(separator) }
+        }
+        for character in name {
+            if character.isLetter || character.isNumber || character == "_" || character == "." {
+                word.append(character)
+            } else {
+                flush(character)
+            }
+        }
+        flush(nil)
+        return result
+    }
+}
