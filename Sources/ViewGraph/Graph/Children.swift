@@ -9,6 +9,8 @@ struct Children {
     struct Entry {
         /// The child's type.
         let type: TypeMetadata
+        /// The child.
+        let view: any View
         /// The identity the data gave the child (``ForEach``), if any.
         let identity: AnyHashable?
         /// Makes a node for the child.
@@ -19,6 +21,28 @@ struct Children {
     }
 
     private(set) var entries: [Entry] = []
+
+    /// The node whose children these are; `nil` while the graph builds its root.
+    let node: ViewNode?
+
+    /// A list for the children of a node.
+    /// - Parameter node: The node.
+    init(node: ViewNode?) {
+        self.node = node
+    }
+
+    /// The environment the children see.
+    var environment: EnvironmentValues { node?.childEnvironment ?? EnvironmentValues() }
+
+    /// Reads a value of the children's environment, and records the read, so that a change
+    /// of the value evaluates the node again.
+    /// - Parameter keyPath: The value's key path.
+    /// - Returns: The value.
+    func read<Value>(_ keyPath: KeyPath<EnvironmentValues, Value>) -> Value {
+        let value = environment[keyPath: keyPath]
+        node?.recordEnvironmentRead(keyPath, value: value)
+        return value
+    }
 
     /// Adds a statically typed child.
     /// - Parameters:
@@ -33,6 +57,7 @@ struct Children {
         entries.append(
             Entry(
                 type: TypeMetadata(V.self),
+                view: view,
                 identity: identity,
                 makeNode: { graph, parent in Node(view, graph: graph, parent: parent) },
                 update: { node in

@@ -48,7 +48,7 @@ final class Node<V: View>: ViewNode {
         evaluationCount += 1
         graph.recordEvaluation(of: self)
         installProperties()
-        var children = Children()
+        var children = Children(node: self)
         if V.Body.self == Never.self {
             if let primitive {
                 primitive.makeChildren(&children)

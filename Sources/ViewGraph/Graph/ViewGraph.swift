@@ -32,13 +32,36 @@ public final class ViewGraph {
     /// The type names of the nodes evaluated by the last build or update, in order.
     public private(set) var lastEvaluated: [String] = []
 
+    /// What a graph is built with.
+    public struct Configuration {
+        /// The version ``VersionedView``s show.
+        public var version: Int
+        /// The environment the root sees.
+        public var environment: EnvironmentValues
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - version: The version ``VersionedView``s show.
+        ///   - environment: The environment the root sees.
+        public init(version: Int = 1, environment: EnvironmentValues = EnvironmentValues()) {
+            self.version = version
+            self.environment = environment
+        }
+
+        var rootEnvironment: EnvironmentValues {
+            var environment = self.environment
+            environment.graphVersion = version
+            return environment
+        }
+    }
+
     /// Builds the graph of a statically typed root view.
     /// - Parameters:
     ///   - root: The root view.
-    ///   - environment: The environment the root sees.
-    public init<Root: View>(root: Root, environment: EnvironmentValues = EnvironmentValues()) {
-        rootEnvironment = environment
-        var children = Children()
+    ///   - configuration: The version and environment.
+    public init<Root: View>(root: Root, configuration: Configuration = Configuration()) {
+        rootEnvironment = configuration.rootEnvironment
+        var children = Children(node: nil)
         children.append(root)
         build(children.entries[0])
     }
@@ -46,10 +69,10 @@ public final class ViewGraph {
     /// Builds the graph of a root known only as `Any`.
     /// - Parameters:
     ///   - value: The root; a value that is not a view makes an ``InvalidView`` root.
-    ///   - environment: The environment the root sees.
-    public init(any value: Any, environment: EnvironmentValues = EnvironmentValues()) {
-        rootEnvironment = environment
-        var children = Children()
+    ///   - configuration: The version and environment.
+    public init(any value: Any, configuration: Configuration = Configuration()) {
+        rootEnvironment = configuration.rootEnvironment
+        var children = Children(node: nil)
         children.append(any: value)
         build(children.entries[0])
     }
@@ -58,6 +81,8 @@ public final class ViewGraph {
         lastEvaluated = []
         root = entry.makeNode(self, nil)
         root.evaluateAndClear()
+        // Outputs registered after their reader was built mark it; show them now.
+        evaluateInvalidated()
     }
 
     /// Evaluates the views whose state changed since the last update, and below them only what
@@ -66,13 +91,33 @@ public final class ViewGraph {
     @discardableResult
     public func update() -> [String] {
         lastEvaluated = []
-        let changed = invalidation.take().compactMap { nodes[$0]?.node }
-        for node in changed { node.needsEvaluation = true }
-        // Ancestors first: evaluating one reaches its marked descendants.
-        for node in changed.sorted(by: { $0.depth < $1.depth }) where node.needsEvaluation {
-            node.evaluateAndClear()
-        }
+        evaluateInvalidated()
         return lastEvaluated
+    }
+
+    /// Evaluates the marked nodes, ancestors first, until no evaluation marks more: a view
+    /// output registered during a pass marks its reader, which the next round evaluates.
+    private func evaluateInvalidated() {
+        for _ in 0..<64 {
+            let changed = invalidation.take().compactMap { nodes[$0]?.node }
+            if changed.isEmpty { return }
+            for node in changed { node.needsEvaluation = true }
+            // Ancestors first: evaluating one reaches its marked descendants.
+            for node in changed.sorted(by: { $0.depth < $1.depth }) where node.needsEvaluation {
+                node.evaluateAndClear()
+            }
+        }
+    }
+
+    /// Output collectors: per reader (keyed by its reference) and per key for aliases.
+    private var collectors: [ObjectIdentifier: OutputCollector] = [:]
+
+    /// The collector with an identity, made on first use.
+    func collector(for identity: ObjectIdentifier) -> OutputCollector {
+        if let existing = collectors[identity] { return existing }
+        let collector = OutputCollector()
+        collectors[identity] = collector
+        return collector
     }
 
     func nextNodeID() -> Int {

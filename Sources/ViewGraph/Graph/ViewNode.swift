@@ -19,7 +19,7 @@ public class ViewNode {
     /// The environment the node's view sees.
     public internal(set) var environment: EnvironmentValues
     /// The environment values the view read, to compare when the environment changes.
-    private var environmentReads: [(keyPath: AnyKeyPath, value: Any)] = []
+    private var environmentReads: [(EnvironmentValues) -> Bool] = []
     /// The state locations of the view's ``State`` properties, by property position.
     private var stateLocations: [Int: any AnyStateLocation] = [:]
     /// How many times the view's body (or a primitive's child list) was evaluated.
@@ -53,16 +53,13 @@ public class ViewNode {
     /// - Returns: Whether the node must be evaluated again.
     func receiveEnvironment(_ newEnvironment: EnvironmentValues) -> Bool {
         environment = newEnvironment
-        for read in environmentReads {
-            let current = newEnvironment[keyPath: read.keyPath] as Any
-            if !TypeMetadata.layoutEquals(current, read.value) { return true }
-        }
-        return false
+        return environmentReads.contains { isUnchanged in !isUnchanged(newEnvironment) }
     }
 
     /// Records an environment value the view read.
     func recordEnvironmentRead<Value>(_ keyPath: KeyPath<EnvironmentValues, Value>, value: Value) {
-        environmentReads.append((keyPath, value as Any))
+        // Compared typed, by RuntimeMetadata's layout equality, when the environment changes.
+        environmentReads.append { environment in TypeMetadata.layoutEquals(environment[keyPath: keyPath], value) }
     }
 
     /// Forgets the reads of the last evaluation, before properties are installed again.

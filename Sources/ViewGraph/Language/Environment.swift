@@ -94,6 +94,15 @@ public struct EnvironmentWritingModifier<Value>: PrimitiveModifier {
     /// The value.
     public var value: Value
 
+    /// Sets a value.
+    /// - Parameters:
+    ///   - keyPath: The key path of the value.
+    ///   - value: The value.
+    public init(keyPath: WritableKeyPath<EnvironmentValues, Value>, value: Value) {
+        self.keyPath = keyPath
+        self.value = value
+    }
+
     func transformEnvironment(_ environment: inout EnvironmentValues) {
         environment[keyPath: keyPath] = value
     }

@@ -102,6 +102,12 @@ public struct PaddingModifier: PrimitiveModifier, Equatable {
     /// The padding, in points, on every edge.
     public var amount: Int
 
+    /// Pads every edge.
+    /// - Parameter amount: The padding, in points.
+    public init(amount: Int) {
+        self.amount = amount
+    }
+
     var renderAttributes: RenderAttributes { RenderAttributes(padding: amount) }
 }
 
@@ -110,6 +116,12 @@ public struct TagModifier<Tag: Hashable>: PrimitiveModifier {
     /// The tag.
     public var tag: Tag
 
+    /// Tags a view.
+    /// - Parameter tag: The tag.
+    public init(tag: Tag) {
+        self.tag = tag
+    }
+
     var renderAttributes: RenderAttributes { RenderAttributes(tag: String(describing: tag)) }
 }
 
@@ -117,6 +129,12 @@ public struct TagModifier<Tag: Hashable>: PrimitiveModifier {
 public struct ClassModifier: PrimitiveModifier, Equatable {
     /// The class name.
     public var name: String
+
+    /// Adds a class name.
+    /// - Parameter name: The class name.
+    public init(name: String) {
+        self.name = name
+    }
 
     var renderAttributes: RenderAttributes { RenderAttributes(classNames: [name]) }
 }

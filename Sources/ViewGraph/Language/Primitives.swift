@@ -13,12 +13,16 @@ protocol PrimitiveView {
     /// Changes the environment this view's children see.
     /// - Parameter environment: The environment, changed in place.
     func transformEnvironment(_ environment: inout EnvironmentValues)
+    /// Whether the view only lists other views (a tuple, `ForEach`, a group, a branch): a
+    /// ``VariadicViewAdapter`` sees its children, not the view itself.
+    var isMultiView: Bool { get }
 }
 
 extension PrimitiveView {
     @MainActor func makeChildren(_ children: inout Children) {}
     var renderAttributes: RenderAttributes { RenderAttributes() }
     func transformEnvironment(_ environment: inout EnvironmentValues) {}
+    var isMultiView: Bool { false }
 }
 
 /// A string of text.
@@ -40,6 +44,8 @@ public struct Text: View, PrimitiveView, Equatable {
 
 /// A view that shows nothing.
 public struct EmptyView: View, PrimitiveView, Equatable {
+    var isMultiView: Bool { true }
+
     /// Creates an empty view.
     public init() {}
 
@@ -49,6 +55,8 @@ public struct EmptyView: View, PrimitiveView, Equatable {
 
 /// Views grouped without a layout of their own.
 public struct Group<Content: View>: View, PrimitiveView {
+    var isMultiView: Bool { true }
+
     /// The grouped views.
     public var content: Content
 
@@ -97,10 +105,15 @@ public struct Stack<Content: View>: View, PrimitiveView {
 
     @MainActor func makeChildren(_ children: inout Children) { children.append(content) }
     var renderAttributes: RenderAttributes { RenderAttributes(role: .stack(axis, spacing: spacing)) }
+    func transformEnvironment(_ environment: inout EnvironmentValues) {
+        environment.styleContext.contexts.append(ObjectIdentifier(StackStyleContext.self))
+    }
 }
 
 /// Several views built by one ``ViewBuilder`` block, each typed.
 public struct TupleView<each Content: View>: View, PrimitiveView {
+    var isMultiView: Bool { true }
+
     /// The views.
     public var value: (repeat each Content)
 
@@ -122,6 +135,8 @@ public struct TupleView<each Content: View>: View, PrimitiveView {
 
 /// One of two views, chosen by an `if`/`else` or `switch` in a ``ViewBuilder``.
 public struct ConditionalContent<First: View, Second: View>: View, PrimitiveView {
+    var isMultiView: Bool { true }
+
     /// The chosen branch.
     public enum Storage {
         /// The first branch.
@@ -156,6 +171,8 @@ extension Optional: View where Wrapped: View {
 }
 
 extension Optional: PrimitiveView where Wrapped: View {
+    var isMultiView: Bool { true }
+
     @MainActor func makeChildren(_ children: inout Children) {
         if let view = self { children.append(view) }
     }
@@ -163,6 +180,8 @@ extension Optional: PrimitiveView where Wrapped: View {
 
 /// Views built from a collection of identified data, one per element.
 public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: View, PrimitiveView {
+    var isMultiView: Bool { true }
+
     /// The data.
     public var data: Data
     /// Each element's identity.

@@ -1,0 +1,295 @@
+// ViewOutput.swift
+//
+// View outputs in the manner of Engine's ViewOutputKey and ViewOutputAlias: a descendant
+// hands views up to an ancestor. A writer registers its source, typed, with the collector of
+// its key: the one the nearest ``ViewOutputKeyReader`` put in the environment, or the graph's
+// own for the key. When a source changes, the collector marks the node that shows the
+// outputs for evaluation, and the graph's update evaluates it in the same pass.
+
+import RuntimeMetadata
+
+/// A key under which descendants hand views up to an ancestor.
+///
+/// ```swift
+/// struct ToolbarItems: ViewOutputKey {
+///     typealias Content = Text
+/// }
+///
+/// ViewOutputKeyReader(ToolbarItems.self) {
+///     Editor().viewOutput(ToolbarItems.self) { Text("Save") }
+/// } content: { items in
+///     Stack(.horizontal) { items }
+/// }
+/// ```
+public protocol ViewOutputKey {
+    /// The type of view descendants hand up.
+    associatedtype Content: View
+    /// The views handed up.
+    typealias Value = ViewOutputList<Content>
+
+    /// Combines the outputs of descendants, in tree order.
+    /// - Parameters:
+    ///   - value: The outputs so far.
+    ///   - nextValue: The next descendant's outputs.
+    static func reduce(value: inout Value, nextValue: () -> Value)
+}
+
+extension ViewOutputKey {
+    /// Appends the next outputs.
+    /// - Parameters:
+    ///   - value: The outputs so far.
+    ///   - nextValue: The next descendant's outputs.
+    public static func reduce(value: inout Value, nextValue: () -> Value) {
+        value.elements.append(contentsOf: nextValue().elements)
+    }
+}
+
+/// The views handed up under a ``ViewOutputKey``; a view that shows all of them.
+public struct ViewOutputList<Content: View>: View, PrimitiveView, RandomAccessCollection {
+    /// The views, in tree order.
+    public var elements: [Content]
+
+    /// A list of views.
+    /// - Parameter elements: The views.
+    public init(_ elements: [Content] = []) {
+        self.elements = elements
+    }
+
+    /// The first position.
+    public var startIndex: Int { elements.startIndex }
+    /// The position after the last view.
+    public var endIndex: Int { elements.endIndex }
+    /// The view at a position.
+    /// - Parameter position: The position.
+    public subscript(position: Int) -> Content { elements[position] }
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+
+    @MainActor func makeChildren(_ children: inout Children) {
+        for element in elements { children.append(element) }
+    }
+}
+
+/// Shows what descendants of its source hand up under a key.
+public struct ViewOutputKeyReader<Key: ViewOutputKey, Source: View, Content: View>: View {
+    @State private var collector = OutputCollectorReference()
+    let source: Source
+    let content: (Key.Value) -> Content
+
+    /// Reads the outputs of `source`'s descendants.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - source: The views whose descendants hand views up.
+    ///   - content: Shows the outputs.
+    public init(
+        _ key: Key.Type,
+        @ViewBuilder source: () -> Source,
+        @ViewBuilder content: @escaping (Key.Value) -> Content
+    ) {
+        self.source = source()
+        self.content = content
+    }
+
+    /// The source, then the outputs' content.
+    public var body: some View {
+        Group {
+            source.modifier(OutputCollectorModifier<Key>(collector: collector))
+            ViewOutputContent<Key, Content>(collector: collector, content: content)
+        }
+    }
+}
+
+/// Shows the outputs of a collector.
+struct ViewOutputContent<Key: ViewOutputKey, Content: View>: View, PrimitiveView {
+    let collector: OutputCollectorReference
+    let content: (Key.Value) -> Content
+
+    typealias Body = Never
+
+    @MainActor func makeChildren(_ children: inout Children) {
+        guard let node = children.node else { return }
+        let storage = collector.storage(for: node.graph)
+        storage.reader = node
+        children.append(content(storage.value(Key.self)))
+    }
+}
+
+/// A handle to a collector, created with the reader and kept in its state.
+final class OutputCollectorReference: Sendable {
+
+    /// The collector, made on first use, on the main actor.
+    @MainActor
+    func storage(for graph: ViewGraph) -> OutputCollector {
+        graph.collector(for: ObjectIdentifier(self))
+    }
+}
+
+/// The outputs registered under one key for one reader.
+@MainActor
+final class OutputCollector {
+    /// The outputs by writer node identity; the writer is held weakly, so that a removed
+    /// writer's output goes with it.
+    private var outputs: [Int: (writer: WeakWriter, value: Any)] = [:]
+    /// The node that shows the outputs.
+    weak var reader: ViewNode?
+
+    struct WeakWriter {
+        weak var node: ViewNode?
+    }
+
+    /// Registers a writer's output; marks the reader for evaluation when it changed.
+    func register(_ value: Any, from writer: ViewNode) {
+        if let previous = outputs[writer.id], TypeMetadata.layoutEquals(previous.value, value) { return }
+        outputs[writer.id] = (WeakWriter(node: writer), value)
+        if let reader, reader.evaluationCount > 0 {
+            reader.needsEvaluation = true
+            writer.graph.invalidation.invalidate(reader.id)
+        }
+    }
+
+    /// The outputs of living writers, reduced in tree (creation) order.
+    func value<Key: ViewOutputKey>(_ key: Key.Type) -> Key.Value {
+        var value = Key.Value()
+        for id in outputs.keys.sorted() {
+            guard let output = outputs[id], output.writer.node != nil,
+                let content = output.value as? Key.Content
+            else { continue }
+            Key.reduce(value: &value) { ViewOutputList([content]) }
+        }
+        return value
+    }
+}
+
+/// Gives a reader's subtree the reader's collector for a key.
+struct OutputCollectorModifier<Key: ViewOutputKey>: PrimitiveModifier {
+    let collector: OutputCollectorReference
+
+    func transformEnvironment(_ environment: inout EnvironmentValues) {
+        environment.outputCollectors[ObjectIdentifier(Key.self)] = collector
+    }
+}
+
+extension EnvironmentValues {
+    /// The collectors of the readers above, by key.
+    var outputCollectors: [ObjectIdentifier: OutputCollectorReference] {
+        get { self[OutputCollectorsKey.self] }
+        set { self[OutputCollectorsKey.self] = newValue }
+    }
+}
+
+private struct OutputCollectorsKey: EnvironmentKey {
+    static var defaultValue: [ObjectIdentifier: OutputCollectorReference] { [:] }
+}
+
+/// Hands a view up under a key.
+public struct ViewOutputModifier<Key: ViewOutputKey>: ViewModifier {
+    /// The view handed up.
+    public var source: Key.Content
+
+    /// The content, followed by the writer, which shows nothing.
+    /// - Parameter content: The modified view.
+    /// - Returns: The content and the writer.
+    public func body(content: Content) -> TupleView<ModifierContent, ViewOutputWriter<Key>> {
+        TupleView(content, ViewOutputWriter<Key>(source: source))
+    }
+}
+
+/// Registers a source with the collector of its key; shows nothing.
+public struct ViewOutputWriter<Key: ViewOutputKey>: View, PrimitiveView {
+    let source: Key.Content
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+
+    @MainActor func makeChildren(_ children: inout Children) {
+        guard let node = children.node else { return }
+        let key = ObjectIdentifier(Key.self)
+        let reference = children.read(\.outputCollectors[key])
+        let collector = reference?.storage(for: node.graph) ?? node.graph.collector(for: key)
+        collector.register(source, from: node)
+    }
+}
+
+extension View {
+    /// Hands a view up to the nearest ``ViewOutputKeyReader`` of the key, or to the key's
+    /// ``ViewOutputAlias``.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - source: The view handed up.
+    /// - Returns: The view.
+    public func viewOutput<Key: ViewOutputKey, Source: View>(
+        _ key: Key.Type,
+        @ViewBuilder source: () -> Source
+    ) -> ModifiedContent<Self, ViewOutputModifier<Key>> where Key.Content == Source {
+        modifier(ViewOutputModifier<Key>(source: source()))
+    }
+
+    /// Defines what a ``ViewOutputAlias`` shows, from anywhere in the graph.
+    /// - Parameters:
+    ///   - alias: The alias.
+    ///   - source: The view the alias shows.
+    /// - Returns: The view.
+    public func viewOutputAlias<Alias: ViewOutputAlias, Source: View>(
+        _ alias: Alias.Type,
+        @ViewBuilder source: () -> Source
+    ) -> ModifiedContent<Self, ViewOutputModifier<AliasOutputKey<Alias>>> where Alias.Content == Source {
+        modifier(ViewOutputModifier<AliasOutputKey<Alias>>(source: source()))
+    }
+}
+
+/// A view that shows what a descendant defines with ``View/viewOutputAlias(_:source:)``; the
+/// last definition wins.
+///
+/// ```swift
+/// struct ScreenTitle: ViewOutputAlias { typealias Content = Text }
+///
+/// Stack(.vertical) {
+///     ScreenTitle()
+///     Detail().viewOutputAlias(ScreenTitle.self) { Text("Detail") }
+/// }
+/// ```
+public protocol ViewOutputAlias: View {
+    /// The type of view a descendant defines.
+    associatedtype Content: View
+    /// What the alias shows before a descendant defines it.
+    associatedtype DefaultBody: View = EmptyView
+    /// What the alias shows before a descendant defines it.
+    @ViewBuilder var defaultBody: DefaultBody { get }
+}
+
+extension ViewOutputAlias where DefaultBody == EmptyView {
+    /// Nothing.
+    public var defaultBody: EmptyView { EmptyView() }
+}
+
+extension ViewOutputAlias {
+    /// The last definition from a descendant, or ``defaultBody``.
+    public var body: ViewOutputAliasBody<Self> { ViewOutputAliasBody(alias: self) }
+}
+
+/// The output key of a ``ViewOutputAlias``.
+public enum AliasOutputKey<Alias: ViewOutputAlias>: ViewOutputKey {
+    /// The alias's content.
+    public typealias Content = Alias.Content
+}
+
+/// The body of a ``ViewOutputAlias``.
+public struct ViewOutputAliasBody<Alias: ViewOutputAlias>: View, PrimitiveView {
+    /// The alias.
+    public var alias: Alias
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+
+    @MainActor func makeChildren(_ children: inout Children) {
+        guard let node = children.node else { return }
+        let collector = node.graph.collector(for: ObjectIdentifier(AliasOutputKey<Alias>.self))
+        collector.reader = node
+        if let last = collector.value(AliasOutputKey<Alias>.self).elements.last {
+            children.append(last)
+        } else {
+            children.append(alias.defaultBody)
+        }
+    }
+}
