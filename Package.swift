@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "MetadataInspector", targets: ["MetadataInspector"]),
         .library(name: "ViewGraph", targets: ["ViewGraph"]),
         .executable(name: "metadata-inspect", targets: ["metadata-inspect"]),
+        .executable(name: "viewgraph-example", targets: ["viewgraph-example"]),
     ],
     targets: [
         .target(
@@ -34,6 +35,12 @@ let package = Package(
         .target(
             name: "ViewGraph",
             dependencies: ["RuntimeMetadata"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "viewgraph-example",
+            dependencies: ["ViewGraph"],
+            exclude: ["page.json"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -5,7 +5,8 @@ import RuntimeMetadata
 /// The children a primitive view lists, each with its static type kept.
 @MainActor
 struct Children {
-    /// One child: how to make its node and how to hand its new value to an existing node.
+    /// One child, typed inside its existential: the graph opens it to make or update the
+    /// child's node, so that an entry holds no closures.
     struct Entry {
         /// The child's type.
         let type: TypeMetadata
@@ -13,11 +14,25 @@ struct Children {
         let view: any View
         /// The identity the data gave the child (``ForEach``), if any.
         let identity: AnyHashable?
+
         /// Makes a node for the child.
-        let makeNode: @MainActor (ViewGraph, ViewNode?) -> ViewNode
-        /// Hands the child's value to an existing node of the same type; `false` when the
-        /// node holds another type.
-        let update: @MainActor (ViewNode) -> Bool
+        @MainActor func makeNode(_ graph: ViewGraph, _ parent: ViewNode?) -> ViewNode {
+            func make<V: View>(_ view: V) -> ViewNode { Node(view, graph: graph, parent: parent) }
+            let node = make(view)
+            node.identity = identity
+            return node
+        }
+
+        /// Hands the child's value to an existing node of the same type.
+        /// - Returns: `false` when the node holds another type.
+        @MainActor func update(_ node: ViewNode) -> Bool {
+            func update<V: View>(_ view: V) -> Bool {
+                guard let typed = node as? Node<V> else { return false }
+                typed.receive(view)
+                return true
+            }
+            return update(view)
+        }
     }
 
     private(set) var entries: [Entry] = []
@@ -54,19 +69,7 @@ struct Children {
             append(any: dynamic.value, identity: identity)
             return
         }
-        entries.append(
-            Entry(
-                type: TypeMetadata(V.self),
-                view: view,
-                identity: identity,
-                makeNode: { graph, parent in Node(view, graph: graph, parent: parent) },
-                update: { node in
-                    guard let typed = node as? Node<V> else { return false }
-                    typed.receive(view)
-                    return true
-                }
-            )
-        )
+        entries.append(Entry(type: TypeMetadata(V.self), view: view, identity: identity))
     }
 
     /// Adds a child known only as `Any`: resolved to its dynamic type's typed child through

@@ -14,8 +14,8 @@ public class ViewNode {
     let id: Int
     /// The children, in order.
     public internal(set) var children: [ViewNode] = []
-    /// The identity each child got from its data (``ForEach``), if any.
-    var childIdentities: [AnyHashable?] = []
+    /// The identity the node's view got from its data (``ForEach``), if any.
+    var identity: AnyHashable?
     /// The environment the node's view sees.
     public internal(set) var environment: EnvironmentValues
     /// The environment values the view read, to compare when the environment changes.
@@ -86,7 +86,7 @@ public class ViewNode {
         reconciled.reserveCapacity(entries.count)
         let environmentForChildren = childEnvironment
         for (index, entry) in entries.enumerated() {
-            if index < children.count, childIdentities[index] == entry.identity,
+            if index < children.count, children[index].identity == entry.identity,
                 children[index].viewType == entry.type
             {
                 let child = children[index]
@@ -102,7 +102,6 @@ public class ViewNode {
             }
         }
         children = reconciled
-        childIdentities = entries.map(\.identity)
     }
 
     /// Whether the view changed, or its state or environment did, since its last evaluation.

@@ -1,0 +1,163 @@
+// main.swift
+//
+// Builds a page from a JSON model whose items are heterogeneous: each item becomes a view
+// value of its own type, and the page receives them as `[Any]`. The graph resolves each to its
+// typed node through RuntimeMetadata (no AnyView); an item of an unknown kind is not a view
+// and shows as an error. The page is written as static HTML.
+//
+// Usage: viewgraph-example [MODEL.json] [OUTPUT.html]
+
+import Foundation
+import ViewGraph
+
+/// The model, as the JSON file describes it.
+struct PageModel: Decodable {
+    struct Item: Decodable {
+        var kind: String
+        var text: String?
+        var label: String?
+        var value: String?
+        var baseline: String?
+        var tags: [String]?
+        var author: String?
+        var items: [ChecklistEntry]?
+    }
+
+    struct ChecklistEntry: Decodable {
+        var text: String
+        var done: Bool
+    }
+
+    var title: String
+    var subtitle: String
+    var items: [Item]
+}
+
+struct Heading: View {
+    var text: String
+    var body: some View { Text(text).className("heading") }
+}
+
+struct Paragraph: View {
+    var text: String
+    var body: some View { Text(text) }
+}
+
+struct Metric: View {
+    var label: String
+    var value: String
+    var baseline: String
+    var body: some View {
+        Stack(.horizontal, spacing: 12) {
+            Text(label).className("label")
+            Text(value).className("value")
+            Text(baseline).className("baseline")
+        }
+        .padding(6)
+        .className("metric")
+    }
+}
+
+struct Tags: View {
+    var tags: [String]
+    var body: some View {
+        Stack(.horizontal, spacing: 6) {
+            ForEach(tags, id: \.self) { Text($0).padding(4).className("tag") }
+        }
+    }
+}
+
+struct Quote: View {
+    var text: String
+    var author: String
+    var body: some View {
+        Stack(.vertical, spacing: 2) {
+            Text("“\(text)”")
+            Text("— \(author)").className("author")
+        }
+        .padding(8)
+        .className("quote")
+    }
+}
+
+struct Checklist: View {
+    var entries: [PageModel.ChecklistEntry]
+    var body: some View {
+        Stack(.vertical, spacing: 2) {
+            ForEach(entries.indices, id: \.self) { index in
+                Text((entries[index].done ? "☑ " : "☐ ") + entries[index].text)
+            }
+        }
+    }
+}
+
+/// An item of a kind the page does not know: a plain value, not a view.
+struct UnknownItem {
+    var kind: String
+}
+
+/// The page: a header, then every item, each given as `Any`.
+struct Page: View {
+    var title: String
+    var subtitle: String
+    var items: [Any]
+
+    var body: some View {
+        Stack(.vertical, spacing: 16) {
+            Stack(.vertical, spacing: 4) {
+                Text(title).className("title")
+                Text(subtitle).className("subtitle")
+            }
+            Stack(.vertical, spacing: 10) {
+                ForEach(items.indices, id: \.self) { index in DynamicView(items[index]) }
+            }
+        }
+        .padding(16)
+    }
+}
+
+/// Makes each item's value: a view of the item's own type, or a non-view for unknown kinds.
+func value(of item: PageModel.Item) -> Any {
+    switch item.kind {
+    case "heading": Heading(text: item.text ?? "")
+    case "paragraph": Paragraph(text: item.text ?? "")
+    case "metric": Metric(label: item.label ?? "", value: item.value ?? "", baseline: item.baseline ?? "")
+    case "tags": Tags(tags: item.tags ?? [])
+    case "quote": Quote(text: item.text ?? "", author: item.author ?? "")
+    case "checklist": Checklist(entries: item.items ?? [])
+    default: UnknownItem(kind: item.kind)
+    }
+}
+
+let stylesheet = """
+    .title { font-size: 28px; font-weight: bold; margin: 0; }
+    .subtitle { color: #555; margin: 0; }
+    .heading { font-size: 20px; font-weight: bold; }
+    .metric { background: #eef4ff; border-radius: 6px; }
+    .value { font-weight: bold; }
+    .baseline { color: #777; }
+    .tag { background: #ddd; border-radius: 10px; }
+    .quote { border-left: 4px solid #999; background: #f6f6f6; }
+    .author { color: #555; font-style: italic; }
+    p { margin: 0; }
+    """
+
+let arguments = CommandLine.arguments.dropFirst()
+let modelPath = arguments.first ?? "Sources/viewgraph-example/page.json"
+let outputPath = arguments.dropFirst().first ?? "index.html"
+
+do {
+    let data = try Data(contentsOf: URL(fileURLWithPath: modelPath))
+    let model = try JSONDecoder().decode(PageModel.self, from: data)
+    let page = Page(title: model.title, subtitle: model.subtitle, items: model.items.map(value(of:)))
+    let html = await MainActor.run {
+        let graph = ViewGraph(root: page)
+        print(TextRenderer().render(graph))
+        return HTMLRenderer(title: model.title, stylesheet: stylesheet).render(graph)
+    }
+    try html.write(toFile: outputPath, atomically: true, encoding: .utf8)
+    print("wrote \(outputPath)")
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}

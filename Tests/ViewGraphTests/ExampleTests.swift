@@ -1,0 +1,67 @@
+// ExampleTests.swift
+//
+// The viewgraph-example executable, run as a process on the model shipped beside it.
+
+import Foundation
+import Testing
+
+/// The built executable, beside the test bundle.
+private let executable: String? = {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let candidate = bundle.appendingPathComponent("viewgraph-example").path
+    return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+}()
+
+/// The package's root directory.
+private let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+private func runExample(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    let path = try #require(executable, "viewgraph-example is not built beside the tests")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (
+        process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+        String(decoding: errorData, as: UTF8.self)
+    )
+}
+
+@Suite("viewgraph-example")
+struct ExampleTests {
+    @Test("The example turns the JSON model's heterogeneous items into typed nodes and a page")
+    func page() throws {
+        let model = packageRoot.appendingPathComponent("Sources/viewgraph-example/page.json").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("viewgraph-\(UUID()).html")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try runExample([model, output.path])
+        #expect(result.status == 0, "\(result.error)")
+        // Every item became the node of its own type; the unknown kind became an error node.
+        for type in ["Heading", "Paragraph", "Metric", "Tags", "Quote", "Checklist"] {
+            #expect(result.output.contains("\n            \(type)\n"), "\(type)")
+        }
+        #expect(result.output.contains("InvalidView [error: viewgraph_example.UnknownItem is not a view]"))
+        #expect(!result.output.contains("AnyView"))
+        let html = try String(contentsOf: output, encoding: .utf8)
+        #expect(html.contains("<title>Release notes</title>"))
+        #expect(html.contains("“Fast &lt;and&gt; escaped &amp; safe”"))
+        #expect(html.contains("flex-direction: row"))
+        #expect(html.contains("<p class=\"vg-error\">viewgraph_example.UnknownItem is not a view</p>"))
+    }
+
+    @Test("A missing model is an error with exit status 1")
+    func missingModel() throws {
+        let result = try runExample(["/nonexistent/model.json", "/tmp/never-written.html"])
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("error:"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.html"))
+    }
+}
