@@ -17,6 +17,15 @@ let package = Package(
             ],
             path: "Benchmarks/RuntimeMetadataBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "ViewGraphBenchmarks",
+            dependencies: [
+                .product(name: "ViewGraph", package: "RuntimeMetadata"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ViewGraphBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

@@ -31,7 +31,19 @@ PAIRS = [
     ("Equality.layout.warm", "Equatable.equal", "within 2x", 0.5, 0.4),
     ("TypeByName.reflectingName.warm", "TypeByName.stdlibTypeByName", ">= 5x faster", 5.0, 4.5),
     ("Conformers.records.cold", "Runtime.firstFailingCast.cold", "<= 2x of it", 0.5, 0.1),
+    # ViewGraph (issue 6): per sample, not per call.
+    ("ViewGraph.build.dynamic10k", "AnyView.build.erased10k", ">= 3x faster", 3.0, 0.9),
+    ("ViewGraph.update.onePercent", "ViewGraph.rebuild", ">= 10x faster", 10.0, 9.0),
+    ("ViewGraph.resolve.anyChild.warm", "ViewGraph.resolve.typedChild", "within 2x", 0.5, 0.45),
 ]
+
+# Allocation ratios: (benchmark, baseline, goal text, goal ratio, enforced floor).
+ALLOCATION_PAIRS = [
+    ("ViewGraph.build.dynamic10k", "AnyView.build.erased10k", ">= 5x fewer", 5.0, 1.1),
+]
+
+# Benchmarks whose samples are whole operations, not CALLS_PER_SAMPLE calls.
+WHOLE_SAMPLES = ("ViewGraph.", "AnyView.")
 
 # The calls each warm sample makes (`callsPerSample` in Benchmarks.swift).
 CALLS_PER_SAMPLE = 1000.0
@@ -62,13 +74,15 @@ def run():
             continue
         # The harness abbreviates large values: "(K)" thousands, "(M)" millions.
         scale = 1000.0 if "(K)" in cells[0] else 1_000_000.0 if "(M)" in cells[0] else 1.0
+        calls = 1.0 if name.startswith(WHOLE_SAMPLES) else CALLS_PER_SAMPLE
         if cells[0].startswith("Time (wall clock)"):
             # Warm benchmarks make CALLS_PER_SAMPLE calls per sample.
-            results[name]["p50"] = float(cells[3]) * scale / CALLS_PER_SAMPLE
+            unit = 1000.0 if "(μs)" in cells[0] or "(us)" in cells[0] else 1.0
+            results[name]["p50"] = float(cells[3]) * scale * unit / calls
         elif cells[0].startswith("First query (ns)"):
             results[name]["p50"] = float(cells[3]) * scale
         elif cells[0].startswith("Malloc (total)"):
-            results[name]["mallocs"] = float(cells[3]) * scale / CALLS_PER_SAMPLE
+            results[name]["mallocs"] = float(cells[3]) * scale / calls
     return results
 
 
@@ -102,6 +116,17 @@ def main():
               f"{'yes' if met else 'no'} | {floor:g}x |")
         if ratio < floor:
             failures.append(f"{benchmark} vs {baseline}: {ratio:.2f}x is below the floor {floor:g}x")
+    for benchmark, baseline, goal, goal_ratio, floor in ALLOCATION_PAIRS:
+        ours = results.get(benchmark, {}).get("mallocs")
+        theirs = results.get(baseline, {}).get("mallocs")
+        if ours is None or theirs is None:
+            failures.append(f"{benchmark} or {baseline} has no allocation count")
+            continue
+        ratio = theirs / max(ours, 1.0)
+        print(f"| {benchmark} (mallocs) | {ours:.0f} | {baseline} | {theirs:.0f} | {ratio:.2f}x | {goal} | "
+              f"{'yes' if ratio >= goal_ratio else 'no'} | {floor:g}x |")
+        if ratio < floor:
+            failures.append(f"{benchmark} vs {baseline} allocations: {ratio:.2f}x is below the floor {floor:g}x")
     for benchmark, goal, limit in ABSOLUTE:
         ours = results.get(benchmark, {}).get("p50")
         if ours is None:

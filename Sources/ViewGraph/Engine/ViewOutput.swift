@@ -131,8 +131,10 @@ final class OutputCollector {
     /// The outputs by writer node identity; the writer is held weakly, so that a removed
     /// writer's output goes with it.
     private var outputs: [Int: (writer: WeakWriter, value: Any)] = [:]
-    /// The node that shows the outputs.
-    weak var reader: ViewNode?
+    /// The node that shows the outputs; invalidations name it when an output changes.
+    weak var reader: ViewNode? {
+        didSet { reader.map { $0.graph.register($0) } }
+    }
 
     struct WeakWriter {
         weak var node: ViewNode?

@@ -16,8 +16,14 @@ struct Children {
         let identity: AnyHashable?
 
         /// Makes a node for the child.
-        @MainActor func makeNode(_ graph: ViewGraph, _ parent: ViewNode?) -> ViewNode {
-            func make<V: View>(_ view: V) -> ViewNode { Node(view, graph: graph, parent: parent) }
+        @MainActor func makeNode(
+            _ graph: ViewGraph,
+            _ parent: ViewNode?,
+            _ environment: EnvironmentValues
+        ) -> ViewNode {
+            func make<V: View>(_ view: V) -> ViewNode {
+                Node(view, graph: graph, parent: parent, environment: environment)
+            }
             let node = make(view)
             node.identity = identity
             return node

@@ -8,10 +8,9 @@ final class Node<V: View>: ViewNode {
     /// The view.
     private(set) var view: V
 
-    init(_ view: V, graph: ViewGraph, parent: ViewNode?) {
+    init(_ view: V, graph: ViewGraph, parent: ViewNode?, environment: EnvironmentValues) {
         self.view = view
-        super.init(graph: graph, parent: parent)
-        graph.register(self)
+        super.init(graph: graph, parent: parent, environment: environment)
     }
 
     override var viewType: TypeMetadata { TypeMetadata(V.self) }

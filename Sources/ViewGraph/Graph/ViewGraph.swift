@@ -1,6 +1,6 @@
 // ViewGraph.swift
 
-import RuntimeMetadata
+public import RuntimeMetadata
 
 /// The resolved tree of a root view, kept up to date as state and environment change.
 ///
@@ -26,11 +26,15 @@ public final class ViewGraph {
     let rootEnvironment: EnvironmentValues
     /// The nodes whose state changed, marked from any thread.
     let invalidation = Invalidation()
-    /// Every node by identity, held weakly: a replaced subtree goes away.
+    /// The nodes an invalidation can name (those with state, and output readers), by
+    /// identity, held weakly: a replaced subtree goes away.
     private var nodes: [Int: WeakNode] = [:]
     private var lastNodeID = 0
+    /// The types of the nodes evaluated by the last build or update, in order.
+    public private(set) var lastEvaluatedTypes: [TypeMetadata] = []
+
     /// The type names of the nodes evaluated by the last build or update, in order.
-    public private(set) var lastEvaluated: [String] = []
+    public var lastEvaluated: [String] { lastEvaluatedTypes.map(\.name) }
 
     /// What a graph is built with.
     public struct Configuration {
@@ -78,8 +82,8 @@ public final class ViewGraph {
     }
 
     private func build(_ entry: Children.Entry) {
-        lastEvaluated = []
-        root = entry.makeNode(self, nil)
+        lastEvaluatedTypes = []
+        root = entry.makeNode(self, nil, rootEnvironment)
         root.evaluateAndClear()
         // Outputs registered after their reader was built mark it; show them now.
         evaluateInvalidated()
@@ -90,7 +94,7 @@ public final class ViewGraph {
     /// - Returns: The type names of the nodes evaluated, as ``lastEvaluated``.
     @discardableResult
     public func update() -> [String] {
-        lastEvaluated = []
+        lastEvaluatedTypes = []
         evaluateInvalidated()
         return lastEvaluated
     }
@@ -125,12 +129,13 @@ public final class ViewGraph {
         return lastNodeID
     }
 
+    /// Lets invalidations name a node.
     func register(_ node: ViewNode) {
-        nodes[node.id] = WeakNode(node: node)
+        if nodes[node.id]?.node == nil { nodes[node.id] = WeakNode(node: node) }
     }
 
     func recordEvaluation(of node: ViewNode) {
-        lastEvaluated.append(node.viewType.name)
+        lastEvaluatedTypes.append(node.viewType)
     }
 
     /// Every node, depth first.
@@ -138,18 +143,5 @@ public final class ViewGraph {
 
     private struct WeakNode {
         weak var node: ViewNode?
-    }
-}
-
-extension ViewNode {
-    /// The number of ancestors.
-    var depth: Int {
-        var depth = 0
-        var current = parent
-        while let node = current {
-            depth += 1
-            current = node.parent
-        }
-        return depth
     }
 }

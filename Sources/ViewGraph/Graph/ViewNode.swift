@@ -8,8 +8,8 @@ public import RuntimeMetadata
 public class ViewNode {
     /// The graph that owns the node.
     unowned let graph: ViewGraph
-    /// The parent node.
-    private(set) weak var parent: ViewNode?
+    /// The number of ancestors: updates evaluate marked nodes ancestors first.
+    let depth: Int
     /// The node's identity in its graph.
     let id: Int
     /// The children, in order.
@@ -25,11 +25,11 @@ public class ViewNode {
     /// How many times the view's body (or a primitive's child list) was evaluated.
     public internal(set) var evaluationCount = 0
 
-    init(graph: ViewGraph, parent: ViewNode?) {
+    init(graph: ViewGraph, parent: ViewNode?, environment: EnvironmentValues) {
         self.graph = graph
-        self.parent = parent
+        self.depth = parent.map { $0.depth + 1 } ?? 0
         self.id = graph.nextNodeID()
-        self.environment = parent?.childEnvironment ?? graph.rootEnvironment
+        self.environment = environment
     }
 
     /// The type of the node's view.
@@ -73,6 +73,7 @@ public class ViewNode {
         make: (Invalidation, Int) -> Location
     ) -> Location {
         if let existing = stateLocations[slot] as? Location { return existing }
+        graph.register(self)
         let location = make(graph.invalidation, id)
         stateLocations[slot] = location
         return location
@@ -96,7 +97,7 @@ public class ViewNode {
                 if child.needsEvaluation { child.evaluateAndClear() } else { child.propagateEnvironment() }
                 reconciled.append(child)
             } else {
-                let child = entry.makeNode(graph, self)
+                let child = entry.makeNode(graph, self, environmentForChildren)
                 child.evaluateAndClear()
                 reconciled.append(child)
             }

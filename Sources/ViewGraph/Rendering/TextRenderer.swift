@@ -57,6 +57,16 @@ public struct TextRenderer: Sendable {
     /// - Parameter name: A name as `String(reflecting:)` prints it.
     /// - Returns: The name without qualification.
     public static func unqualifiedName(_ name: String) -> String {
+        // Private and extension contexts print as "(unknown context at $…)" and
+        // "(extension in Module):"; neither helps a reader of the tree.
+        var name = name
+        for marker in ["(unknown context at $", "(extension in "] {
+            while let start = name.firstRange(of: marker), let end = name[start.upperBound...].firstIndex(of: ")") {
+                var upper = name.index(after: end)
+                if upper < name.endIndex, name[upper] == ":" { upper = name.index(after: upper) }
+                name.removeSubrange(start.lowerBound..<upper)
+            }
+        }
         var result = ""
         var word = ""
         func flush(_ separator: Character?) {

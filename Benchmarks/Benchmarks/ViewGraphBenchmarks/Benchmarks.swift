@@ -1,0 +1,158 @@
+// Benchmarks.swift
+//
+// ViewGraph beside the alternatives its users have: the same heterogeneous tree built with
+// views erased into `AnyView`, and a rebuild of the whole tree instead of an update.
+
+import Benchmark
+import ViewGraph
+
+struct Label: View {
+    var text: String
+    var body: some View { Text(text).padding(2) }
+}
+
+struct Row: View {
+    var title: String
+    var detail: String
+    var body: some View {
+        Stack(.horizontal, spacing: 4) {
+            Text(title)
+            Text(detail).className("detail")
+        }
+    }
+}
+
+struct Counter: View {
+    @State var count = 0
+    var body: some View { Text("\(count)") }
+}
+
+/// The items of the heterogeneous tree, as a user's model would hold them: typed values of
+/// several view types. Each item makes 2 to 6 nodes; `itemCount` of them make about 10,000.
+@MainActor
+enum Items {
+    static let itemCount = 2_500
+
+    static func typed(_ index: Int) -> Any {
+        switch index % 4 {
+        case 0: Text("item \(index)")
+        case 1: Label(text: "label \(index)")
+        case 2: Row(title: "row \(index)", detail: "detail")
+        default: Counter()
+        }
+    }
+
+    static func erased(_ index: Int) -> AnyView {
+        switch index % 4 {
+        case 0: AnyView(Text("item \(index)"))
+        case 1: AnyView(Label(text: "label \(index)"))
+        case 2: AnyView(Row(title: "row \(index)", detail: "detail"))
+        default: AnyView(Counter())
+        }
+    }
+}
+
+/// The tree: a stack of every item, each resolved from `Any` to its typed node.
+struct DynamicTree: View {
+    var items: [Any]
+    var body: some View {
+        Stack(.vertical) {
+            ForEach(items.indices, id: \.self) { index in DynamicView(items[index]) }
+        }
+    }
+}
+
+/// The same tree, each item erased into `AnyView`.
+struct ErasedTree: View {
+    var items: [AnyView]
+    var body: some View {
+        Stack(.vertical) {
+            ForEach(items.indices, id: \.self) { index in items[index] }
+        }
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .microseconds,
+        maxDuration: .seconds(5),
+        maxIterations: 200
+    )
+
+    Benchmark("ViewGraph.build.dynamic10k", configuration: configuration) { benchmark in
+        // The harness runs one benchmark at a time; the graph lives on the main actor.
+        nonisolated(unsafe) let benchmark = benchmark
+        await MainActor.run {
+            for _ in benchmark.scaledIterations {
+                let items = (0..<Items.itemCount).map(Items.typed)
+                blackHole(ViewGraph(root: DynamicTree(items: items)))
+            }
+        }
+    }
+    Benchmark("AnyView.build.erased10k", configuration: configuration) { benchmark in
+        // The harness runs one benchmark at a time; the graph lives on the main actor.
+        nonisolated(unsafe) let benchmark = benchmark
+        await MainActor.run {
+            for _ in benchmark.scaledIterations {
+                let items = (0..<Items.itemCount).map(Items.erased)
+                blackHole(ViewGraph(root: ErasedTree(items: items)))
+            }
+        }
+    }
+
+    // Updating 1% of the leaves against rebuilding the tree.
+    Benchmark("ViewGraph.update.onePercent", configuration: configuration) { benchmark in
+        // The harness runs one benchmark at a time; the graph lives on the main actor.
+        nonisolated(unsafe) let benchmark = benchmark
+        await MainActor.run {
+            let graph = ViewGraph(root: DynamicTree(items: (0..<Items.itemCount).map(Items.typed)))
+            let counters = graph.allNodes.compactMap { $0.viewValue as? Counter }
+            let changed = stride(from: 0, to: counters.count, by: max(1, counters.count * 4 / 100)).map { counters[$0] }
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                for counter in changed { counter.count += 1 }
+                blackHole(graph.update())
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+    Benchmark("ViewGraph.rebuild", configuration: configuration) { benchmark in
+        // The harness runs one benchmark at a time; the graph lives on the main actor.
+        nonisolated(unsafe) let benchmark = benchmark
+        await MainActor.run {
+            let items = (0..<Items.itemCount).map(Items.typed)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(ViewGraph(root: DynamicTree(items: items)))
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    // Resolving one Any to a typed node, against a statically typed child.
+    let small = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        maxDuration: .seconds(2)
+    )
+    Benchmark("ViewGraph.resolve.anyChild.warm", configuration: small) { benchmark in
+        // The harness runs one benchmark at a time; the graph lives on the main actor.
+        nonisolated(unsafe) let benchmark = benchmark
+        await MainActor.run {
+            let dynamicChild: Any = Row(title: "a", detail: "b")
+            for _ in benchmark.scaledIterations {
+                blackHole(ViewGraph(root: Group { DynamicView(dynamicChild) }))
+            }
+        }
+    }
+    Benchmark("ViewGraph.resolve.typedChild", configuration: small) { benchmark in
+        // The harness runs one benchmark at a time; the graph lives on the main actor.
+        nonisolated(unsafe) let benchmark = benchmark
+        await MainActor.run {
+            for _ in benchmark.scaledIterations {
+                blackHole(ViewGraph(root: Group { Row(title: "a", detail: "b") }))
+            }
+        }
+    }
+}
