@@ -310,3 +310,56 @@ struct ViewGraphTests {
         #expect(text.contains("\"Card\"") && text.contains("\"body\""))
     }
 }
+
+/// A view whose body contains itself without end.
+struct Endless: View {
+    var level = 0
+    var body: some View { Endless(level: level + 1) }
+}
+
+/// A view that declares `Never` as its body without being a primitive of the graph.
+struct Bodiless: View {
+    typealias Body = Never
+}
+
+@Suite("ViewGraph robustness")
+@MainActor
+struct ViewGraphRobustnessTests {
+    @Test("A view that nests without end stops at the maximum depth with an error node")
+    func endless() throws {
+        let graph = ViewGraph(root: Endless())
+        let deepest = try #require(graph.allNodes.last)
+        #expect(deepest.viewType == TypeMetadata(InvalidView.self))
+        #expect(graph.allNodes.count == ViewGraph.maximumDepth + 2)
+        guard case .error(let reason) = deepest.renderAttributes.role else {
+            Issue.record("no error")
+            return
+        }
+        #expect(reason.contains("nests deeper than \(ViewGraph.maximumDepth) levels"))
+    }
+
+    @Test("A view with a Never body that the graph does not know becomes an error node")
+    func bodiless() {
+        let graph = ViewGraph(root: Bodiless())
+        #expect(graph.root.children.map(\.viewType) == [TypeMetadata(InvalidView.self)])
+        #expect(TextRenderer().render(graph).contains("has no body"))
+    }
+
+    @Test("State set from many threads at once is seen by the next update")
+    func concurrentState() async throws {
+        let graph = ViewGraph(root: Counter())
+        let counter = try #require(graph.root.viewValue as? Counter)
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    for step in 0..<250 { counter.count = task * 1_000 + step }
+                }
+            }
+        }
+        let evaluated = graph.update()
+        #expect(evaluated.first == TypeMetadata(Counter.self).name)
+        #expect(graph.update().isEmpty)
+        let shown = TextRenderer().render(graph)
+        #expect([249, 1_249, 2_249, 3_249].contains { shown.contains("Text \"\($0)\"") })
+    }
+}

@@ -48,7 +48,13 @@ final class Node<V: View>: ViewNode {
         graph.recordEvaluation(of: self)
         installProperties()
         var children = Children(node: self)
-        if V.Body.self == Never.self {
+        if depth >= ViewGraph.maximumDepth, V.self != InvalidView.self {
+            // A view whose body contains itself without end: stop with an error node, which
+            // has no children of its own.
+            children.append(
+                InvalidView(typeName: "\(TypeMetadata(V.self).name) nests deeper than \(ViewGraph.maximumDepth) levels")
+            )
+        } else if V.Body.self == Never.self {
             if let primitive {
                 primitive.makeChildren(&children)
             } else {

@@ -20,6 +20,10 @@ public import RuntimeMetadata
 /// exactly what ran.
 @MainActor
 public final class ViewGraph {
+    /// The deepest a tree may nest; a node at this depth shows an ``InvalidView`` instead of
+    /// its body, so that a view that contains itself without end does not exhaust the stack.
+    public static let maximumDepth = 256
+
     /// The root node.
     public private(set) var root: ViewNode!
     /// The environment the root sees.

@@ -24,7 +24,7 @@ protocol GraphProperty {
 /// }
 /// ```
 @propertyWrapper
-public struct State<Value: Sendable>: GraphProperty {
+public struct State<Value: Sendable>: GraphProperty, Sendable {
     let initialValue: Value
     var location: StateLocation<Value>?
 
