@@ -133,6 +133,19 @@ extension ProtocolDescriptor {
         return Conformance(type: type, protocolDescriptor: self, witnessTable: table)
     }
 
+    /// The witness table of a type's conformance, from the warm answer when there is one.
+    /// - Parameter metadata: The type.
+    /// - Returns: The witness table, or `nil` when the type does not conform.
+    func conformanceWitnessTable(of metadata: MetadataReference) -> WitnessTableReference? {
+        let key = IdentityPair(first: metadata.identity, second: reference.identity)
+        if let entry = conformanceAnswers.node(for: key) {
+            let state = entry.withObject { $0.state.load(ordering: .acquiring) }
+            if state & 1 == 0, state != 0 { return WitnessTableReference(identity: state) }
+            if state & 1 == 1, Int(state >> 1) >= ImageGeneration.current { return nil }
+        }
+        return conformance(of: metadata) { TypeMetadata(metadata) }?.witnessTable
+    }
+
     /// Whether a type conforms to this protocol.
     /// - Parameter type: The type.
     /// - Returns: `true` when the runtime finds a conformance.

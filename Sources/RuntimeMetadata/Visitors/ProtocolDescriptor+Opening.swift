@@ -43,14 +43,17 @@ extension ProtocolDescriptor {
     /// - Returns: The value as `any P`, or `nil` when its type does not conform or `E` is not
     ///   this protocol's existential.
     public func open<E>(_ value: Any, as existential: E.Type) -> E? {
-        guard let shape = acceptedExistentialShape(E.self) else { return nil }
-        let dynamicType: Any.Type = Swift.type(of: value)
-        if shape.isClassBound && TypeMetadata(dynamicType).kind != .class { return nil }
-        guard let conformance = conformance(of: dynamicType) else { return nil }
+        // `E` is checked straight from its metadata: `any P` for this protocol, one table.
+        guard let isClassBound = MetadataReference(E.self).singleProtocolExistentialShape(of: reference) else {
+            return nil
+        }
+        let dynamicType = OpaqueValueAccess.dynamicType(of: value)
+        if isClassBound && dynamicType.rawKind != 0 { return nil }
+        guard let witnessTable = conformanceWitnessTable(of: dynamicType) else { return nil }
         return OpaqueValueAccess.existential(
             value,
-            witnessTable: conformance.witnessTable,
-            isClassBound: shape.isClassBound,
+            witnessTable: witnessTable,
+            isClassBound: isClassBound,
             as: E.self
         )
     }

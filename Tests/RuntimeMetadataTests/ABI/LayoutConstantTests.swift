@@ -35,3 +35,13 @@ extension LayoutConstantTests {
         )
     }
 }
+
+extension LayoutConstantTests {
+    @Test("Existential metadata offsets are where the opening fast path reads them")
+    func existentialOffsets() {
+        typealias Fields = ExistentialTypeMetadataLayout.Fields
+        #expect(ExistentialTypeMetadataLayout.flagsOffset == MemoryLayout<Fields>.offset(of: \.flags))
+        #expect(ExistentialTypeMetadataLayout.protocolCountOffset == MemoryLayout<Fields>.offset(of: \.numProtocols))
+        #expect(ExistentialTypeMetadataLayout.firstProtocolOffset == MemoryLayout<Fields>.size)
+    }
+}

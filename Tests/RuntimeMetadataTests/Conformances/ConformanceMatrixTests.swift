@@ -119,6 +119,12 @@ struct ConformanceMatrixTests {
         let openedObject = try #require(classBound.open(object as Any, as: (any ClassBoundProtocol).self))
         #expect(openedObject === object)
         #expect(classBound.open(Point(x: 1, y: 1) as Any, as: (any ClassBoundProtocol).self) == nil)
+        // A subclass instance stored in Any under its superclass: its own conformance counts.
+        let fixtureProtocol = try ProtocolDescriptor((any FixtureProtocol).self)
+        let upcast: Any = DerivedClass(derivedValue: 2) as BaseClass
+        #expect(upcast as? any FixtureProtocol != nil)
+        #expect(fixtureProtocol.open(upcast, as: (any FixtureProtocol).self) != nil)
+        #expect(fixtureProtocol.open(BaseClass(baseValue: 1, baseName: "base") as Any, as: (any FixtureProtocol).self) == nil)
         // The wrong existential for the protocol is refused.
         #expect(describable.open(Point(x: 1, y: 1) as Any, as: (any Identified).self) == nil)
         #expect(describable.open(Point(x: 1, y: 1) as Any, as: Any.self) == nil)

@@ -172,6 +172,34 @@ extension OpaqueValueAccess {
         unsafe unsafeBitCast((type.address, witnessTable.address), to: E.self)
     }
 
+    /// The dynamic type of the value an `Any` holds, read from its container
+    /// (`TargetOpaqueExistentialContainer`: a three-word buffer, then the metadata).
+    ///
+    /// For any type but a class the stored metadata is the dynamic type. A class instance may
+    /// be stored under a superclass's metadata, so for classes the object's own isa is read, as
+    /// `swift_getDynamicType` does; where Objective-C interop may tag it, the runtime decides.
+    /// - Parameter value: The value.
+    /// - Returns: The value's dynamic type.
+    static func dynamicType(of value: borrowing Any) -> MetadataReference {
+        let stored = unsafe withUnsafePointer(to: value) { container in
+            unsafe UnsafeRawPointer(container).pointer(at: 3 * MemoryLayout<UInt>.size)
+        }
+        guard let stored = unsafe stored else { return MetadataReference(Swift.type(of: value)) }
+        let metadata = unsafe MetadataReference(stored)
+        if metadata.rawKind == 0 {
+            #if canImport(ObjectiveC)
+            return MetadataReference(Swift.type(of: value))
+            #else
+            // A native Swift object: its first word is its class's metadata.
+            return unsafe withUnsafePointer(to: value) { container in
+                let object = unsafe UnsafeRawPointer(container).pointer(at: 0)
+                return unsafe object.flatMap { unsafe $0.pointer(at: 0) }.map { unsafe MetadataReference($0) } ?? metadata
+            }
+            #endif
+        }
+        return metadata
+    }
+
     /// The container of an opaque existential of one protocol: an `Any` and one witness table.
     @unsafe
     private struct OpaqueExistentialWithOneTable {

@@ -420,6 +420,14 @@ struct MetadataReference: Hashable, Sendable {
         )
     }
 
+    /// Whether this is `any P` for exactly the given protocol, read straight from the metadata.
+    /// - Parameter protocolReference: The protocol.
+    /// - Returns: `nil` when it is not; otherwise whether the existential is class-bound.
+    func singleProtocolExistentialShape(of protocolReference: ProtocolReference) -> Bool? {
+        guard unsafe layout.kind == .existential else { return nil }
+        return unsafe ExistentialTypeMetadataLayout(address).singleProtocolShape(protocolReference.address)
+    }
+
     /// The instance type of metatype and existential metatype metadata.
     var instanceType: MetadataReference? {
         let kind = unsafe layout.kind
