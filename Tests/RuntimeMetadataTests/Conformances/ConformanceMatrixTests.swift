@@ -124,7 +124,10 @@ struct ConformanceMatrixTests {
         let upcast: Any = DerivedClass(derivedValue: 2) as BaseClass
         #expect(upcast as? any FixtureProtocol != nil)
         #expect(fixtureProtocol.open(upcast, as: (any FixtureProtocol).self) != nil)
-        #expect(fixtureProtocol.open(BaseClass(baseValue: 1, baseName: "base") as Any, as: (any FixtureProtocol).self) == nil)
+        #expect(
+            fixtureProtocol.open(BaseClass(baseValue: 1, baseName: "base") as Any, as: (any FixtureProtocol).self)
+                == nil
+        )
         // The wrong existential for the protocol is refused.
         #expect(describable.open(Point(x: 1, y: 1) as Any, as: (any Identified).self) == nil)
         #expect(describable.open(Point(x: 1, y: 1) as Any, as: Any.self) == nil)

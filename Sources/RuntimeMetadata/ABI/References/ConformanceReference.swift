@@ -193,7 +193,8 @@ extension OpaqueValueAccess {
             // A native Swift object: its first word is its class's metadata.
             return unsafe withUnsafePointer(to: value) { container in
                 let object = unsafe UnsafeRawPointer(container).pointer(at: 0)
-                return unsafe object.flatMap { unsafe $0.pointer(at: 0) }.map { unsafe MetadataReference($0) } ?? metadata
+                return unsafe object.flatMap { unsafe $0.pointer(at: 0) }.map { unsafe MetadataReference($0) }
+                    ?? metadata
             }
             #endif
         }
