@@ -1,7 +1,5 @@
 // State.swift
 
-import Synchronization
-
 /// A property the graph fills in before it evaluates a view's body: ``State`` and
 /// ``Environment``. The graph finds them by walking the view's stored properties through
 /// RuntimeMetadata's cached field model, and each one's conformance through its conformance
@@ -76,12 +74,12 @@ public struct Binding<Value> {
 
 /// The node-owned storage of one ``State`` property.
 final class StateLocation<Value: Sendable>: AnyStateLocation, Sendable {
-    private let storage: Mutex<Value>
+    private let storage: Locked<Value>
     private let invalidation: Invalidation
     private let nodeID: Int
 
     init(_ value: Value, invalidation: Invalidation, nodeID: Int) {
-        storage = Mutex(value)
+        storage = Locked(value)
         self.invalidation = invalidation
         self.nodeID = nodeID
     }
@@ -100,7 +98,7 @@ protocol AnyStateLocation: AnyObject, Sendable {}
 
 /// The nodes whose state changed since the last update, safe to mark from any thread.
 final class Invalidation: Sendable {
-    private let pending = Mutex<Set<Int>>([])
+    private let pending = Locked<Set<Int>>([])
 
     /// Marks a node for evaluation.
     /// - Parameter nodeID: The node.
