@@ -28,32 +28,32 @@ struct Children {
             node.identity = identity
             return node
         }
-
-        /// Hands the child's value to an existing node of the same type.
-        /// - Returns: `false` when the node holds another type.
-        @MainActor func update(_ node: ViewNode) -> Bool {
-            func update<V: View>(_ view: V) -> Bool {
-                guard let typed = node as? Node<V> else { return false }
-                typed.receive(view)
-                return true
-            }
-            return update(view)
-        }
     }
 
+    /// The children listed, when there is no node to reconcile them into (the root, and a
+    /// ``VariadicViewAdapter``'s source).
     private(set) var entries: [Entry] = []
 
-    /// The node whose children these are; `nil` while the graph builds its root.
+    /// The node whose children these are; `nil` when the children are only listed.
     let node: ViewNode?
 
-    /// A list for the children of a node.
-    /// - Parameter node: The node.
+    /// The environment the children see, computed once.
+    let environment: EnvironmentValues
+
+    /// The node's children before this evaluation.
+    private let previous: [ViewNode]
+    /// The node's children after it, built as children are appended.
+    private(set) var reconciled: [ViewNode] = []
+
+    /// A list for the children of a node: each child appended is reconciled at once with the
+    /// node's previous child at its position, without an intermediate list.
+    /// - Parameter node: The node, or `nil` to only list the children in ``entries``.
     init(node: ViewNode?) {
         self.node = node
+        self.environment = node?.childEnvironment ?? EnvironmentValues()
+        self.previous = node?.children ?? []
+        if node != nil { reconciled.reserveCapacity(previous.count) }
     }
-
-    /// The environment the children see.
-    var environment: EnvironmentValues { node?.childEnvironment ?? EnvironmentValues() }
 
     /// Reads a value of the children's environment, and records the read, so that a change
     /// of the value evaluates the node again.
@@ -70,12 +70,31 @@ struct Children {
     ///   - view: The child.
     ///   - identity: Its identity in its data, if any.
     mutating func append<V: View>(_ view: V, identity: AnyHashable? = nil) {
-        if let dynamic = view as? DynamicView {
+        // A metatype comparison first: a dynamic cast per child would cost more than the rest.
+        if V.self == DynamicView.self, let dynamic = view as? DynamicView {
             // A view known only at run time makes no node of its own.
             append(any: dynamic.value, identity: identity)
             return
         }
-        entries.append(Entry(type: TypeMetadata(V.self), view: view, identity: identity))
+        guard let node else {
+            entries.append(Entry(type: TypeMetadata(V.self), view: view, identity: identity))
+            return
+        }
+        let index = reconciled.count
+        if index < previous.count, let child = previous[index] as? Node<V>, child.identity == identity {
+            // The same type at the same position: the node stays, and is evaluated only if
+            // its value changed by layout equality, its state changed, or an environment
+            // value it read changed.
+            child.receive(view)
+            if child.receiveEnvironment(environment) { child.needsEvaluation = true }
+            if child.needsEvaluation { child.evaluateAndClear() } else { child.propagateEnvironment() }
+            reconciled.append(child)
+        } else {
+            let child = Node(view, graph: node.graph, parent: node, environment: environment)
+            child.identity = identity
+            child.evaluateAndClear()
+            reconciled.append(child)
+        }
     }
 
     /// Adds a child known only as `Any`: resolved to its dynamic type's typed child through

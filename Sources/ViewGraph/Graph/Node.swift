@@ -63,7 +63,7 @@ final class Node<V: View>: ViewNode {
         } else {
             children.append(view.body)
         }
-        reconcile(children.entries)
+        self.children = children.reconciled
     }
 
     /// Fills in the view's ``State`` and ``Environment`` properties, found by walking its

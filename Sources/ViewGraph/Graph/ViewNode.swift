@@ -79,32 +79,6 @@ public class ViewNode {
         return location
     }
 
-    /// Reconciles the children with a new child list: a child of the same type at the same
-    /// position (and with the same identity) keeps its node and gets the new value; others
-    /// get new nodes.
-    func reconcile(_ entries: [Children.Entry]) {
-        var reconciled: [ViewNode] = []
-        reconciled.reserveCapacity(entries.count)
-        let environmentForChildren = childEnvironment
-        for (index, entry) in entries.enumerated() {
-            if index < children.count, children[index].identity == entry.identity,
-                children[index].viewType == entry.type
-            {
-                let child = children[index]
-                // Marks the child for evaluation when its value changed by layout equality.
-                _ = entry.update(child)
-                if child.receiveEnvironment(environmentForChildren) { child.needsEvaluation = true }
-                if child.needsEvaluation { child.evaluateAndClear() } else { child.propagateEnvironment() }
-                reconciled.append(child)
-            } else {
-                let child = entry.makeNode(graph, self, environmentForChildren)
-                child.evaluateAndClear()
-                reconciled.append(child)
-            }
-        }
-        children = reconciled
-    }
-
     /// Whether the view changed, or its state or environment did, since its last evaluation.
     var needsEvaluation = true
 
