@@ -108,8 +108,11 @@ let benchmarks: @Sendable () -> Void = {
         nonisolated(unsafe) let benchmark = benchmark
         await MainActor.run {
             let graph = ViewGraph(root: DynamicTree(items: (0..<Items.itemCount).map(Items.typed)))
+            // 1% of the leaves: as many counters, spread over the tree, each of which owns one leaf.
+            let leafCount = graph.allNodes.filter(\.children.isEmpty).count
             let counters = graph.allNodes.compactMap { $0.viewValue as? Counter }
-            let changed = stride(from: 0, to: counters.count, by: max(1, counters.count * 4 / 100)).map { counters[$0] }
+            let step = max(1, counters.count / max(1, leafCount / 100))
+            let changed = stride(from: 0, to: counters.count, by: step).map { counters[$0] }
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 for counter in changed { counter.count += 1 }
