@@ -4,4 +4,4 @@
 
 #include "CMDCacheStorage.h"
 
-_Atomic(void *_Nullable) cmd_cacheBuckets[CMD_CACHE_TABLE_COUNT * CMD_CACHE_BUCKET_COUNT];
+_Atomic(void *_Nullable) cmd_cacheBuckets[CMD_CACHE_BUCKET_COUNT];

@@ -19,16 +19,17 @@
 
 CMD_ASSUME_NONNULL_BEGIN
 
-/// The number of tables the storage holds.
-#define CMD_CACHE_TABLE_COUNT 8
-/// The number of buckets of each table, a power of two.
-#define CMD_CACHE_BUCKET_COUNT 4096
+/// The number of buckets of all tables together. Each table takes a power-of-two share,
+/// sized to what it holds (RuntimeMetadata's `CacheTable`): a bucket's first write faults its
+/// page in and zeroes it, and a small table spread over many pages made a first query pay for
+/// a dozen such faults.
+#define CMD_CACHE_BUCKET_COUNT 12288
 
 /// The buckets, table after table; each holds a retained object reference or null.
-CMD_EXTERN _Atomic(void *_Nullable) cmd_cacheBuckets[CMD_CACHE_TABLE_COUNT * CMD_CACHE_BUCKET_COUNT];
+CMD_EXTERN _Atomic(void *_Nullable) cmd_cacheBuckets[CMD_CACHE_BUCKET_COUNT];
 
 /// Reads a bucket with acquire ordering.
-/// - Parameter slot: `table * CMD_CACHE_BUCKET_COUNT + bucket`, in range.
+/// - Parameter slot: the table's first bucket plus the bucket, below `CMD_CACHE_BUCKET_COUNT`.
 /// - Returns: The object published in the bucket, or null.
 static inline void *_Nullable cmd_cacheLoad(size_t slot) {
     return atomic_load_explicit(&cmd_cacheBuckets[slot], memory_order_acquire);

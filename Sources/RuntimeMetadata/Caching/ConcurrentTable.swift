@@ -49,8 +49,9 @@ protocol ConcurrentTableNode: AnyObject, Sendable {
     func linkNext(_ node: Self) -> Self
 }
 
-/// The cache tables, one per node type: each has its own statically allocated buckets.
-enum CacheTable: Int {
+/// The cache tables, one per node type: each has its own range of the static buckets, sized
+/// to what it holds.
+enum CacheTable: Int, CaseIterable {
     case typeRecords
     case conformanceAnswers
     case namedTypes
@@ -58,6 +59,30 @@ enum CacheTable: Int {
     case conformanceIndexes
     case images
     case protocolRecords
+
+    /// The number of buckets, a power of two.
+    var bucketCount: Int {
+        switch self {
+        case .typeRecords, .conformanceAnswers: 4096
+        case .namedTypes, .protocolRecords: 1024
+        case .images: 256
+        case .typeNameIndexes, .conformanceIndexes: 64
+        }
+    }
+
+    /// The first bucket: the tables follow one another in declaration order, and a test checks
+    /// that they fit in the storage.
+    var base: Int {
+        switch self {
+        case .typeRecords: 0
+        case .conformanceAnswers: 4096
+        case .namedTypes: 8192
+        case .protocolRecords: 9216
+        case .images: 10240
+        case .typeNameIndexes: 10496
+        case .conformanceIndexes: 10560
+        }
+    }
 }
 
 /// A lock-free, insert-only hash table of nodes.
@@ -71,7 +96,7 @@ struct ConcurrentTable<Node: ConcurrentTableNode>: Sendable {
     /// - Parameter table: The table.
     @inline(__always)
     init(_ table: CacheTable) {
-        buckets = CacheBuckets(table: table.rawValue)
+        buckets = CacheBuckets(base: table.base, count: table.bucketCount)
     }
 
     /// Looks up a key without locking, allocating or reference counting.

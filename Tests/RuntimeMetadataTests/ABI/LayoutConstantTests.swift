@@ -45,3 +45,19 @@ extension LayoutConstantTests {
         #expect(ExistentialTypeMetadataLayout.firstProtocolOffset == MemoryLayout<Fields>.size)
     }
 }
+
+extension LayoutConstantTests {
+    @Test("The cache tables' bucket ranges are disjoint and fit in the static storage")
+    func cacheTables() {
+        let ranges = CacheTable.allCases.map { $0.base..<($0.base + $0.bucketCount) }.sorted {
+            $0.lowerBound < $1.lowerBound
+        }
+        for (first, second) in zip(ranges, ranges.dropFirst()) {
+            #expect(first.upperBound <= second.lowerBound, "\(first) overlaps \(second)")
+        }
+        #expect((ranges.last?.upperBound ?? 0) <= CacheBuckets.storageCount)
+        for table in CacheTable.allCases {
+            #expect(table.bucketCount & (table.bucketCount - 1) == 0, "\(table)")
+        }
+    }
+}

@@ -7,21 +7,29 @@
 
 internal import CMetadata
 
-/// One of the statically allocated bucket arrays.
+/// One of the statically allocated bucket arrays: a power-of-two range of the storage.
 @safe
 struct CacheBuckets: Sendable {
-    /// The number of buckets, a power of two.
-    static var count: Int { Int(CMD_CACHE_BUCKET_COUNT) }
+    /// The number of buckets of the whole storage.
+    static var storageCount: Int { Int(CMD_CACHE_BUCKET_COUNT) }
 
     /// The first slot of the table.
     private let base: Int
+    /// The number of buckets minus one.
+    private let mask: Int
 
-    /// The table with an index below `CMD_CACHE_TABLE_COUNT`.
-    /// - Parameter table: The table's index; each table must have its own.
+    /// The table stored at `base`, of `count` buckets.
+    /// - Parameters:
+    ///   - base: The table's first slot.
+    ///   - count: The number of buckets, a power of two; the range must fit in the storage.
     @inline(__always)
-    init(table: Int) {
-        precondition(table >= 0 && table < Int(CMD_CACHE_TABLE_COUNT), "no such cache table")
-        base = table &* Int(CMD_CACHE_BUCKET_COUNT)
+    init(base: Int, count: Int) {
+        precondition(
+            count > 0 && count & (count - 1) == 0 && base >= 0 && base + count <= Self.storageCount,
+            "cache table outside its storage"
+        )
+        self.base = base
+        self.mask = count &- 1
     }
 
     /// The object in a bucket, unretained.
@@ -31,7 +39,7 @@ struct CacheBuckets: Sendable {
     /// - Returns: The object, or `nil` when the bucket is empty.
     @inline(__always)
     func load<Object: AnyObject & Sendable>(_ bucket: Int, as type: Object.Type) -> ImmortalReference<Object>? {
-        guard let raw = unsafe cmd_cacheLoad(base &+ (bucket & (Self.count &- 1))) else { return nil }
+        guard let raw = unsafe cmd_cacheLoad(base &+ (bucket & mask)) else { return nil }
         return unsafe ImmortalReference(unmanaged: Unmanaged<Object>.fromOpaque(raw))
     }
 
@@ -42,7 +50,7 @@ struct CacheBuckets: Sendable {
     /// - Returns: The object in the bucket now: `object`, or the one published first.
     func publish<Object: AnyObject & Sendable>(_ object: Object, in bucket: Int) -> Object {
         let retained = unsafe Unmanaged.passRetained(object)
-        guard let current = unsafe cmd_cachePublish(base &+ (bucket & (Self.count &- 1)), retained.toOpaque()) else {
+        guard let current = unsafe cmd_cachePublish(base &+ (bucket & mask), retained.toOpaque()) else {
             return object
         }
         unsafe retained.release()
