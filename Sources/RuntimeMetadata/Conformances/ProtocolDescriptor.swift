@@ -158,13 +158,13 @@ extension TypeMetadata {
     }
 
     private func computeExistentialShape(_ record: TypeRecord) -> ExistentialShape? {
-        guard let summary = record.reference.existential else { return nil }
+        guard let header = record.reference.existentialHeader else { return nil }
         typealias Flag = ExistentialTypeMetadataLayout.Flag
         return ExistentialShape(
-            singleProtocol: summary.superclass == nil && summary.protocols.count == 1 ? summary.protocols[0] : nil,
-            isClassBound: summary.flags & Flag.classConstraintMask == 0,
-            isError: (summary.flags & Flag.specialProtocolMask) >> Flag.specialProtocolShift == 1,
-            witnessTableCount: Int(summary.flags & Flag.numWitnessTablesMask)
+            singleProtocol: header.onlyProtocol,
+            isClassBound: header.flags & Flag.classConstraintMask == 0,
+            isError: (header.flags & Flag.specialProtocolMask) >> Flag.specialProtocolShift == 1,
+            witnessTableCount: Int(header.flags & Flag.numWitnessTablesMask)
         )
     }
 

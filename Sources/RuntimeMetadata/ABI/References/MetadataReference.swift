@@ -420,6 +420,19 @@ struct MetadataReference: Hashable, Sendable {
         )
     }
 
+    /// The flags of existential metadata and its only protocol, without building the protocol
+    /// list: a first question about `any P` should not pay for an array.
+    var existentialHeader: (flags: UInt32, onlyProtocol: ProtocolReference?)? {
+        guard unsafe layout.kind == .existential else { return nil }
+        let existential = unsafe ExistentialTypeMetadataLayout(address)
+        let flags = unsafe existential.flags
+        let superclassMask = ExistentialTypeMetadataLayout.Flag.hasSuperclassMask
+        guard unsafe existential.protocolCount == 1, flags & superclassMask == 0 else { return (flags, nil) }
+        let word: UInt = unsafe address.read(at: ExistentialTypeMetadataLayout.firstProtocolOffset)
+        guard word & 1 == 0, let pointer = unsafe UnsafeRawPointer(bitPattern: word) else { return (flags, nil) }
+        return unsafe (flags, ProtocolReference(pointer))
+    }
+
     /// Whether this is `any P` for exactly the given protocol, read straight from the metadata.
     /// - Parameter protocolReference: The protocol.
     /// - Returns: `nil` when it is not; otherwise whether the existential is class-bound.
