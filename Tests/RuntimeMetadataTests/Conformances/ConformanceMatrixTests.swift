@@ -105,6 +105,8 @@ struct ConformanceMatrixTests {
             Point(x: 1, y: 2), 5, "text", Shape.point, [Point(x: 3, y: 4)], GenericBox(value: Point(x: 5, y: 6)),
             GenericBox(value: 1.5), DerivedClass(derivedValue: 1), EightFieldStruct.sample, CompassDirection.east,
             FixtureError.failed(code: 1),
+            // An error that was an `any Error` before it became `Any`.
+            FixtureError.failed(code: 2) as any Error,
         ]
         for value in values {
             let opened = describable.open(value, as: (any Describable).self)
