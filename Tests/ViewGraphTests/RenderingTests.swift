@@ -6,6 +6,26 @@ import RuntimeMetadata
 import Testing
 import ViewGraph
 
+struct ErasedParent: View {
+    @State var tick = 0
+    var body: some View {
+        Group {
+            Text("\(tick)")
+            AnyView(Badge(count: 1))
+        }
+    }
+}
+
+struct ResolvedParent: View {
+    @State var tick = 0
+    var body: some View {
+        Group {
+            Text("\(tick)")
+            DynamicView(Badge(count: 1))
+        }
+    }
+}
+
 @Suite("Rendering and AnyView")
 @MainActor
 struct RenderingTests {
@@ -48,5 +68,25 @@ struct RenderingTests {
         #expect(erasedTuple.children.map(\.viewType) == [TypeMetadata(AnyView.self), TypeMetadata(AnyView.self)])
         #expect(erasedTuple.children.map { $0.children.first?.viewType } == typedTuple.children.map(\.viewType))
         #expect(erased.allNodes.count == typed.allNodes.count + 2)
+    }
+
+    @Test("An AnyView child is never equal to its previous value; a resolved child is")
+    func anyViewIdentity() throws {
+        let erased = ViewGraph(root: ErasedParent())
+        try #require(erased.root.viewValue as? ErasedParent).tick = 1
+        let erasedRun = erased.update().map(TextRenderer.unqualifiedName)
+        let resolved = ViewGraph(root: ResolvedParent())
+        try #require(resolved.root.viewValue as? ResolvedParent).tick = 1
+        let resolvedRun = resolved.update().map(TextRenderer.unqualifiedName)
+        // The box is new on every evaluation, so the AnyView node runs again; the Badge it
+        // wraps is compared by value like any child and does not.
+        #expect(erasedRun.contains("AnyView"))
+        #expect(!erasedRun.contains("Badge") && !resolvedRun.contains("Badge"))
+        #expect(
+            resolvedRun == [
+                "ResolvedParent", "Group<TupleView<Pack{Text, DynamicView}>>", "TupleView<Pack{Text, DynamicView}>",
+                "Text",
+            ]
+        )
     }
 }
