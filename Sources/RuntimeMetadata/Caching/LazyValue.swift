@@ -29,15 +29,13 @@ struct LazyValue<Box: LazyBox>: ~Copyable, Sendable {
     /// - Returns: The published value.
     @inline(__always)
     func value(_ compute: () -> Box.Value) -> Box.Value {
-        // The box is released only with the slot, and slots live in process-lifetime records.
-        if let box = storage.loadImmortal() { return box.withObject { $0.value } }
-        return storage.storeIfNil(Box(compute())).value
+        immortalBox(compute).withObject { $0.value }
     }
 
     /// Returns the published box itself, unretained, computing its value on the first call.
     ///
-    /// Only for slots of process-lifetime records (``TypeRecord`` and the other cache
-    /// entries), whose boxes are never released.
+    /// Slots live in process-lifetime records (``TypeRecord`` and the other cache entries), and
+    /// a box is released only with its slot, so an unretained reference stays valid.
     /// - Parameter compute: Computes the value.
     /// - Returns: The published box.
     @inline(__always)

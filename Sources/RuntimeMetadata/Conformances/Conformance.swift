@@ -62,7 +62,7 @@ final class ConformanceAnswer: ConcurrentTableNode {
     func nextNode() -> ImmortalReference<ConformanceAnswer>? { next.loadImmortal() }
     func linkNext(_ node: ConformanceAnswer) -> ConformanceAnswer { next.storeIfNil(node) }
 
-    /// The conforming type's record, published before ``witnessTable``.
+    /// The conforming type's record, published before a positive ``state``.
     let typeRecord = PublishedReference<TypeRecord>()
     /// The answer, in one word read with one load after the entry: 0 before any check; the
     /// witness table's address (always even) once found; `imageCount << 1 | 1` once the type
@@ -84,37 +84,69 @@ extension ProtocolDescriptor {
     /// - Parameter type: The type.
     /// - Returns: The conformance, or `nil` when the type does not conform.
     public func conformance(of type: TypeMetadata) -> Conformance? {
-        conformance(of: type.reference) { type }
+        conformance(of: type.reference)
     }
 
     /// Finds the conformance of a type to this protocol.
     /// - Parameter type: The type.
     /// - Returns: The conformance, or `nil`.
     public func conformance(of type: Any.Type) -> Conformance? {
-        // Keyed by the metadata itself: the type's record is needed only to build a new answer.
-        conformance(of: MetadataReference(type)) { TypeMetadata(type) }
+        conformance(of: MetadataReference(type))
     }
 
-    /// The cached answer for a metadata record.
-    /// - Parameters:
-    ///   - metadata: The type.
-    ///   - typeMetadata: Makes the type's `TypeMetadata`, on the first question only.
-    /// - Returns: The conformance, or `nil`.
+    /// The conformance of a metadata record, built from its cached answer.
+    private func conformance(of metadata: MetadataReference) -> Conformance? {
+        let (entry, witnessTable) = answer(for: metadata)
+        guard let witnessTable, let record = entry.withObject({ $0.typeRecord.loadImmortal() }) else { return nil }
+        return Conformance(
+            type: TypeMetadata(immortalRecord: record),
+            protocolDescriptor: self,
+            witnessTable: witnessTable
+        )
+    }
+
+    /// The witness table of a type's conformance, or `nil` when the type does not conform.
+    /// - Parameter metadata: The type.
+    /// - Returns: The witness table.
+    func conformanceWitnessTable(of metadata: MetadataReference) -> WitnessTableReference? {
+        answer(for: metadata).witnessTable
+    }
+
+    /// Whether a type conforms to this protocol.
+    /// - Parameter type: The type.
+    /// - Returns: `true` when the runtime finds a conformance.
+    public func isConformed(by type: Any.Type) -> Bool {
+        answer(for: MetadataReference(type)).witnessTable != nil
+    }
+
+    /// The cached answer for a metadata record: the entry's state word when it holds an
+    /// answer for the images loaded now, otherwise the runtime's answer, published.
+    ///
+    /// Keyed by the metadata itself; a warm answer is the entry and one load, and reading the
+    /// conformance's type record is left to the callers that need it.
+    /// - Parameter metadata: The type.
+    /// - Returns: The answer's entry, and the witness table when the type conforms.
     @inline(__always)
-    private func conformance(of metadata: MetadataReference, _ typeMetadata: () -> TypeMetadata) -> Conformance? {
+    private func answer(
+        for metadata: MetadataReference
+    ) -> (entry: ImmortalReference<ConformanceAnswer>, witnessTable: WitnessTableReference?) {
         let key = IdentityPair(first: metadata.identity, second: reference.identity)
         let entry = conformanceAnswers.node(for: key) { ConformanceAnswer(key) }
         let state = entry.withObject { $0.state.load(ordering: .acquiring) }
-        if state & 1 == 0, state != 0, let record = entry.withObject({ $0.typeRecord.loadImmortal() }) {
-            return Conformance(
-                type: TypeMetadata(immortalRecord: record),
-                protocolDescriptor: self,
-                witnessTable: WitnessTableReference(identity: state)
-            )
-        }
+        if state & 1 == 0, state != 0 { return (entry, WitnessTableReference(identity: state)) }
         let generation = ImageGeneration.current
-        if state & 1 == 1, Int(state >> 1) >= generation { return nil }
-        let answer = entry.object
+        if state & 1 == 1, Int(state >> 1) >= generation { return (entry, nil) }
+        return (entry, publishAnswer(entry.object, for: metadata, replacing: state, generation: generation))
+    }
+
+    /// Asks the runtime and publishes its answer in an entry.
+    @inline(never)
+    private func publishAnswer(
+        _ answer: ConformanceAnswer,
+        for metadata: MetadataReference,
+        replacing state: UInt,
+        generation: Int
+    ) -> WitnessTableReference? {
         guard let table = reference.witnessTable(for: metadata) else {
             // A racing thread may have found the conformance after a newer image was loaded;
             // a positive answer is never replaced.
@@ -127,37 +159,9 @@ extension ProtocolDescriptor {
         }
         // Racing first questions find the same table; the type's record is published first,
         // and the release store of the table makes it visible with the table.
-        let type = typeMetadata()
-        _ = answer.typeRecord.storeIfNil(type.record)
+        _ = answer.typeRecord.storeIfNil(TypeRecord.record(for: metadata))
         answer.state.store(table.identity, ordering: .releasing)
-        return Conformance(type: type, protocolDescriptor: self, witnessTable: table)
-    }
-
-    /// The witness table of a type's conformance, from the warm answer when there is one.
-    /// - Parameter metadata: The type.
-    /// - Returns: The witness table, or `nil` when the type does not conform.
-    func conformanceWitnessTable(of metadata: MetadataReference) -> WitnessTableReference? {
-        let key = IdentityPair(first: metadata.identity, second: reference.identity)
-        if let entry = conformanceAnswers.node(for: key) {
-            let state = entry.withObject { $0.state.load(ordering: .acquiring) }
-            if state & 1 == 0, state != 0 { return WitnessTableReference(identity: state) }
-            if state & 1 == 1, Int(state >> 1) >= ImageGeneration.current { return nil }
-        }
-        return conformance(of: metadata) { TypeMetadata(metadata) }?.witnessTable
-    }
-
-    /// Whether a type conforms to this protocol.
-    /// - Parameter type: The type.
-    /// - Returns: `true` when the runtime finds a conformance.
-    public func isConformed(by type: Any.Type) -> Bool {
-        // A warm answer needs only the state word, not the conformance it describes.
-        let key = IdentityPair(first: MetadataReference(type).identity, second: reference.identity)
-        if let entry = conformanceAnswers.node(for: key) {
-            let state = entry.withObject { $0.state.load(ordering: .acquiring) }
-            if state & 1 == 0, state != 0 { return true }
-            if state & 1 == 1, Int(state >> 1) >= ImageGeneration.current { return false }
-        }
-        return conformance(of: type) != nil
+        return table
     }
 
     /// The conformance records of this protocol in every loaded image, generic types included.

@@ -86,8 +86,7 @@ struct Children {
             // its value changed by layout equality, its state changed, or an environment
             // value it read changed.
             child.receive(view)
-            if child.receiveEnvironment(environment) { child.needsEvaluation = true }
-            if child.needsEvaluation { child.evaluateAndClear() } else { child.propagateEnvironment() }
+            child.refresh(in: environment)
             reconciled.append(child)
         } else {
             let child = Node(view, graph: node.graph, parent: node, environment: environment)

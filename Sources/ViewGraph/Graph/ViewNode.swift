@@ -91,13 +91,15 @@ public class ViewNode {
     /// when a value they read changed.
     func propagateEnvironment() {
         let environmentForChildren = childEnvironment
-        for child in children {
-            if child.receiveEnvironment(environmentForChildren) || child.needsEvaluation {
-                child.evaluateAndClear()
-            } else {
-                child.propagateEnvironment()
-            }
-        }
+        for child in children { child.refresh(in: environmentForChildren) }
+    }
+
+    /// Gives the node its parent's environment for its children, then evaluates it when it is
+    /// marked or read a value that changed, or hands the environment down otherwise.
+    /// - Parameter newEnvironment: The parent's environment for its children.
+    func refresh(in newEnvironment: EnvironmentValues) {
+        if receiveEnvironment(newEnvironment) { needsEvaluation = true }
+        if needsEvaluation { evaluateAndClear() } else { propagateEnvironment() }
     }
 
     /// The node and its descendants, depth first.

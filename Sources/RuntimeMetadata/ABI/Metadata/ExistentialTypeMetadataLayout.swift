@@ -35,34 +35,26 @@ struct ExistentialTypeMetadataLayout: Sendable {
         unsafe self.address = address
     }
 
-    /// `Flags`.
-    var flags: UInt32 { unsafe address.read(at: MemoryLayout<Fields>.offset(of: \.flags)!) }
-
-    /// `NumProtocols`.
-    var protocolCount: Int {
-        unsafe Int(address.read(at: MemoryLayout<Fields>.offset(of: \.numProtocols)!, as: UInt32.self))
-    }
-
     /// The offsets of `Flags`, `NumProtocols` and the first protocol of an existential without
-    /// superclass, as constants for the opening fast path (a test checks them against
-    /// `MemoryLayout<Fields>`).
+    /// superclass, as constants: conformance opening reads them on its warm path, where a
+    /// key-path offset per call is too slow (a test checks them against `MemoryLayout<Fields>`).
     static var flagsOffset: Int { 8 }
     static var protocolCountOffset: Int { 12 }
     static var firstProtocolOffset: Int { 16 }
 
-    /// Whether this is `any P` for exactly the given protocol: one Swift protocol, no
-    /// superclass, no special representation (`any Error` is boxed), one witness table.
-    /// - Parameter protocolDescriptor: The protocol's descriptor.
-    /// - Returns: `nil` when it is not; otherwise whether the existential is class-bound.
-    func singleProtocolShape(_ protocolDescriptor: UnsafeRawPointer) -> Bool? {
-        let flags: UInt32 = unsafe address.read(at: Self.flagsOffset)
-        let count: UInt32 = unsafe address.read(at: Self.protocolCountOffset)
-        guard count == 1, flags & (Flag.hasSuperclassMask | Flag.specialProtocolMask) == 0,
-            flags & Flag.numWitnessTablesMask == 1
-        else { return nil }
+    /// `Flags`.
+    var flags: UInt32 { unsafe address.read(at: Self.flagsOffset) }
+
+    /// `NumProtocols`.
+    var protocolCount: Int { unsafe Int(address.read(at: Self.protocolCountOffset, as: UInt32.self)) }
+
+    /// The only protocol of an existential of exactly one Swift protocol and no superclass,
+    /// read without building the protocol list.
+    var onlyProtocol: UnsafeRawPointer? {
+        guard unsafe protocolCount == 1, unsafe flags & Flag.hasSuperclassMask == 0 else { return nil }
         let word: UInt = unsafe address.read(at: Self.firstProtocolOffset)
-        guard word == UInt(bitPattern: protocolDescriptor) else { return nil }
-        return flags & Flag.classConstraintMask == 0
+        guard word & 1 == 0 else { return nil }
+        return unsafe UnsafeRawPointer(bitPattern: word)
     }
 
     /// The superclass constraint, when there is one.

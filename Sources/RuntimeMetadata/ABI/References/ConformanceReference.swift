@@ -181,24 +181,21 @@ extension OpaqueValueAccess {
     /// - Parameter value: The value.
     /// - Returns: The value's dynamic type.
     static func dynamicType(of value: borrowing Any) -> MetadataReference {
-        let stored = unsafe withUnsafePointer(to: value) { container in
-            unsafe UnsafeRawPointer(container).pointer(at: 3 * MemoryLayout<UInt>.size)
-        }
-        guard let stored = unsafe stored else { return MetadataReference(Swift.type(of: value)) }
-        let metadata = unsafe MetadataReference(stored)
-        if metadata.rawKind == 0 {
+        let found = unsafe withUnsafePointer(to: value) { container -> MetadataReference? in
+            let words = unsafe UnsafeRawPointer(container)
+            guard let stored = unsafe words.pointer(at: 3 * MemoryLayout<UInt>.size) else { return nil }
+            let metadata = unsafe MetadataReference(stored)
+            guard metadata.rawKind == 0 else { return metadata }
             #if canImport(ObjectiveC)
-            return MetadataReference(Swift.type(of: value))
+            return nil
             #else
             // A native Swift object: its first word is its class's metadata.
-            return unsafe withUnsafePointer(to: value) { container in
-                let object = unsafe UnsafeRawPointer(container).pointer(at: 0)
-                return unsafe object.flatMap { unsafe $0.pointer(at: 0) }.map { unsafe MetadataReference($0) }
-                    ?? metadata
-            }
+            guard let isa = unsafe words.pointer(at: 0).flatMap({ unsafe $0.pointer(at: 0) }) else { return metadata }
+            return unsafe MetadataReference(isa)
             #endif
         }
-        return metadata
+        if let found { return found }
+        return MetadataReference(Swift.type(of: value))
     }
 
     /// The container of an opaque existential of one protocol: an `Any` and one witness table.

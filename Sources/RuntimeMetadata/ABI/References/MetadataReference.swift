@@ -425,20 +425,19 @@ struct MetadataReference: Hashable, Sendable {
     var existentialHeader: (flags: UInt32, onlyProtocol: ProtocolReference?)? {
         guard unsafe layout.kind == .existential else { return nil }
         let existential = unsafe ExistentialTypeMetadataLayout(address)
-        let flags = unsafe existential.flags
-        let superclassMask = ExistentialTypeMetadataLayout.Flag.hasSuperclassMask
-        guard unsafe existential.protocolCount == 1, flags & superclassMask == 0 else { return (flags, nil) }
-        let word: UInt = unsafe address.read(at: ExistentialTypeMetadataLayout.firstProtocolOffset)
-        guard word & 1 == 0, let pointer = unsafe UnsafeRawPointer(bitPattern: word) else { return (flags, nil) }
-        return unsafe (flags, ProtocolReference(pointer))
+        return unsafe (existential.flags, existential.onlyProtocol.map(ProtocolReference.init))
     }
 
-    /// Whether this is `any P` for exactly the given protocol, read straight from the metadata.
+    /// Whether this is `any P` for exactly the given protocol: no superclass, no special
+    /// representation (`any Error` is boxed), one witness table.
     /// - Parameter protocolReference: The protocol.
     /// - Returns: `nil` when it is not; otherwise whether the existential is class-bound.
     func singleProtocolExistentialShape(of protocolReference: ProtocolReference) -> Bool? {
-        guard unsafe layout.kind == .existential else { return nil }
-        return unsafe ExistentialTypeMetadataLayout(address).singleProtocolShape(protocolReference.address)
+        typealias Flag = ExistentialTypeMetadataLayout.Flag
+        guard let header = existentialHeader, header.onlyProtocol == protocolReference,
+            header.flags & Flag.specialProtocolMask == 0, header.flags & Flag.numWitnessTablesMask == 1
+        else { return nil }
+        return header.flags & Flag.classConstraintMask == 0
     }
 
     /// The instance type of metatype and existential metatype metadata.
