@@ -70,6 +70,23 @@ final class ConformanceAnswer: ConcurrentTableNode {
     let state = Atomic<UInt>(0)
 }
 
+/// What an answer's state word says for the images loaded now.
+private enum KnownAnswer {
+    case conforms(WitnessTableReference)
+    case doesNotConform
+    /// Never asked, or asked before more images were loaded.
+    case unknown
+
+    @inline(__always)
+    init(_ state: UInt) {
+        if state & 1 == 0 {
+            self = state == 0 ? .unknown : .conforms(WitnessTableReference(identity: state))
+        } else {
+            self = Int(state >> 1) >= ImageGeneration.current ? .doesNotConform : .unknown
+        }
+    }
+}
+
 /// Conformance answers by (type, protocol).
 var conformanceAnswers: ConcurrentTable<ConformanceAnswer> { ConcurrentTable(.conformanceAnswers) }
 
@@ -122,8 +139,9 @@ extension ProtocolDescriptor {
     /// The cached answer for a metadata record: the entry's state word when it holds an
     /// answer for the images loaded now, otherwise the runtime's answer, published.
     ///
-    /// Keyed by the metadata itself; a warm answer is the entry and one load, and reading the
-    /// conformance's type record is left to the callers that need it.
+    /// Keyed by the metadata itself; a warm answer is a lookup and one load, and reading the
+    /// conformance's type record is left to the callers that need it. Everything else is kept
+    /// out of line, so that the warm path stays small where it is inlined.
     /// - Parameter metadata: The type.
     /// - Returns: The answer's entry, and the witness table when the type conforms.
     @inline(__always)
@@ -131,22 +149,31 @@ extension ProtocolDescriptor {
         for metadata: MetadataReference
     ) -> (entry: ImmortalReference<ConformanceAnswer>, witnessTable: WitnessTableReference?) {
         let key = IdentityPair(first: metadata.identity, second: reference.identity)
-        let entry = conformanceAnswers.node(for: key) { ConformanceAnswer(key) }
-        let state = entry.withObject { $0.state.load(ordering: .acquiring) }
-        if state & 1 == 0, state != 0 { return (entry, WitnessTableReference(identity: state)) }
-        let generation = ImageGeneration.current
-        if state & 1 == 1, Int(state >> 1) >= generation { return (entry, nil) }
-        return (entry, publishAnswer(entry.object, for: metadata, replacing: state, generation: generation))
+        if let entry = conformanceAnswers.node(for: key) {
+            switch KnownAnswer(entry.withObject { $0.state.load(ordering: .acquiring) }) {
+            case .conforms(let table): return (entry, table)
+            case .doesNotConform: return (entry, nil)
+            case .unknown: break
+            }
+        }
+        return newAnswer(for: metadata, key: key)
     }
 
-    /// Asks the runtime and publishes its answer in an entry.
+    /// Makes the entry if needed, asks the runtime and publishes its answer.
     @inline(never)
-    private func publishAnswer(
-        _ answer: ConformanceAnswer,
+    private func newAnswer(
         for metadata: MetadataReference,
-        replacing state: UInt,
-        generation: Int
-    ) -> WitnessTableReference? {
+        key: IdentityPair
+    ) -> (entry: ImmortalReference<ConformanceAnswer>, witnessTable: WitnessTableReference?) {
+        let entry = conformanceAnswers.node(for: key) { ConformanceAnswer(key) }
+        let answer = entry.object
+        let state = answer.state.load(ordering: .acquiring)
+        switch KnownAnswer(state) {
+        case .conforms(let table): return (entry, table)
+        case .doesNotConform: return (entry, nil)
+        case .unknown: break
+        }
+        let generation = ImageGeneration.current
         guard let table = reference.witnessTable(for: metadata) else {
             // A racing thread may have found the conformance after a newer image was loaded;
             // a positive answer is never replaced.
@@ -155,13 +182,13 @@ extension ProtocolDescriptor {
                 desired: UInt(generation) << 1 | 1,
                 ordering: .acquiringAndReleasing
             )
-            return nil
+            return (entry, nil)
         }
         // Racing first questions find the same table; the type's record is published first,
         // and the release store of the table makes it visible with the table.
         _ = answer.typeRecord.storeIfNil(TypeRecord.record(for: metadata))
         answer.state.store(table.identity, ordering: .releasing)
-        return table
+        return (entry, table)
     }
 
     /// The conformance records of this protocol in every loaded image, generic types included.
