@@ -40,9 +40,8 @@ private enum DrawableProtocol {
 
     /// Opens `value` and hands it to the visitor with its concrete type.
     static func visit<Visitor: DrawableVisitor>(_ value: Any, with visitor: inout Visitor) -> Bool {
-        guard let drawable = descriptor?.open(value, as: (any Drawable).self) else { return false }
-        visitor.visit(drawable)  // Swift opens the existential into D
-        return true
+        // The value is lent where the Any holds it; Swift opens the existential into D.
+        descriptor?.withOpened(value, as: (any Drawable).self) { visitor.visit($0) } != nil
     }
 }
 

@@ -35,27 +35,65 @@ extension ProtocolDescriptor {
     /// Opens a value as this protocol's existential, without `as?`.
     ///
     /// `E` is the protocol's existential type, `(any P).self`. The value's dynamic type is
-    /// looked up in the conformance cache, and the existential is assembled around the value
-    /// already held by `value`: no new box is allocated, even for large values.
+    /// looked up in the conformance cache, and the result is a copy of the value lent by
+    /// ``withOpened(_:as:_:)``: a value stored out of line shares its box, so nothing is
+    /// allocated, even for large values. When the existential is only needed for a call,
+    /// ``withOpened(_:as:_:)`` avoids the copy.
     /// - Parameters:
     ///   - value: The value to open.
     ///   - existential: `(any P).self` for this protocol `P`.
     /// - Returns: The value as `any P`, or `nil` when its type does not conform or `E` is not
     ///   this protocol's existential.
+    @inlinable
     public func open<E>(_ value: Any, as existential: E.Type) -> E? {
-        // `E` is checked straight from its metadata: `any P` for this protocol, one table.
-        guard let isClassBound = MetadataReference(E.self).singleProtocolExistentialShape(of: reference) else {
+        withOpened(value, as: E.self) { copy $0 }
+    }
+
+    /// Lends a value to `body` as this protocol's existential, without copying it and without
+    /// `as?`.
+    ///
+    /// This is the visitor form of ``open(_:as:)-(Any,_)``: `body` borrows the value where the
+    /// `Any` holds it, so nothing is copied, retained or allocated, and a generic function
+    /// called from `body` opens it as usual:
+    ///
+    /// ```swift
+    /// func area<S: Shape>(_ shape: S) -> Double { shape.area }
+    /// let total = shapeProtocol.withOpened(value, as: (any Shape).self) { area($0) }
+    /// ```
+    ///
+    /// `body` may copy the existential (store it, return it); the copy is an ordinary one.
+    /// - Parameters:
+    ///   - value: The value to open, borrowed for the duration of the call.
+    ///   - existential: `(any P).self` for this protocol `P`.
+    ///   - body: Receives the value as `any P`.
+    /// - Returns: What `body` returns, or `nil` without calling it when the value's type does
+    ///   not conform or `E` is not this protocol's existential.
+    @inlinable
+    public func withOpened<E, R>(
+        _ value: borrowing Any,
+        as existential: E.Type,
+        _ body: (borrowing E) throws -> R
+    ) rethrows -> R? {
+        guard let view = borrowedExistential(value, as: E.self) else { return nil }
+        return try view.withExistential(as: E.self, body)
+    }
+
+    /// The view of a value as `E` that ``withOpened(_:as:_:)`` lends, or `nil` when it cannot be
+    /// opened: `E` is checked straight from its metadata (`any P` for this protocol, one table,
+    /// not `any Error`), and the witness table of the value's dynamic type comes from the
+    /// conformance cache. Not generic, and not inlined: only the lending is specialized in the
+    /// client.
+    @usableFromInline
+    func borrowedExistential(_ value: borrowing Any, as existential: any Any.Type) -> BorrowedExistential? {
+        guard let isClassBound = MetadataReference(existential).singleProtocolExistentialShape(of: reference) else {
             return nil
         }
-        let dynamicType = OpaqueValueAccess.dynamicType(of: value)
+        var view = BorrowedExistential(value)
+        let dynamicType = view.dynamicType
         if isClassBound && dynamicType.rawKind != 0 { return nil }
         guard let witnessTable = conformanceWitnessTable(of: dynamicType) else { return nil }
-        return OpaqueValueAccess.existential(
-            value,
-            witnessTable: witnessTable,
-            isClassBound: isClassBound,
-            as: E.self
-        )
+        view.complete(witnessTable: witnessTable, isClassBound: isClassBound)
+        return view
     }
 
     /// Whether `E` is `any P.Type` for this protocol: one witness table after the metadata.
@@ -65,16 +103,6 @@ extension ProtocolDescriptor {
             let shape = instance.existentialShape, shape.singleProtocol == reference, shape.witnessTableCount == 1
         else { return false }
         return true
-    }
-
-    /// The shape of `E` when it is `any P` for this protocol with a container this library builds:
-    /// one witness table, opaque or class-bound, not `any Error`.
-    private func acceptedExistentialShape<E>(_: E.Type) -> ExistentialShape? {
-        let existential = TypeMetadata(E.self)
-        guard existential.kind == .existential, let shape = existential.existentialShape,
-            shape.singleProtocol == reference, shape.witnessTableCount == 1, !shape.isError
-        else { return nil }
-        return shape
     }
 }
 

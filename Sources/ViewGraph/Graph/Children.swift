@@ -102,33 +102,24 @@ struct Children {
     ///   - value: The value.
     ///   - identity: Its identity in its data, if any.
     mutating func append(any value: Any, identity: AnyHashable? = nil) {
-        switch ViewResolution.resolve(value) {
-        case .view(let view):
+        // The value is lent where the `Any` holds it, and Swift opens it into `append<V>`.
+        let appended: Void? = ViewResolution.viewProtocol?.withOpened(value, as: (any View).self) { view in
             append(view, identity: identity)
-        case .invalid(let invalid):
-            append(invalid, identity: identity)
         }
+        if appended == nil { append(ViewResolution.invalid(value), identity: identity) }
     }
 }
 
 /// Opens values known only as `Any` as typed views.
 enum ViewResolution {
-    /// A resolved value.
-    enum Resolved {
-        /// A view, opened to its dynamic type by the caller.
-        case view(any View)
-        /// Not a view.
-        case invalid(InvalidView)
-    }
-
-    /// The `View` protocol's descriptor: lookups through it are cached per type.
+    /// The `View` protocol's descriptor: lookups through it are cached per type, and values
+    /// are opened through it with `withOpened(_:as:_:)`.
     static let viewProtocol = try? ProtocolDescriptor((any View).self)
 
-    /// Resolves a value through RuntimeMetadata's conformance cache and typed opening.
+    /// The error view for a value that is not a view.
     /// - Parameter value: The value.
-    /// - Returns: The value as a view, or the invalid view naming its type.
-    static func resolve(_ value: Any) -> Resolved {
-        if let view = viewProtocol?.open(value, as: (any View).self) { return .view(view) }
-        return .invalid(InvalidView(typeName: TypeMetadata(type(of: value)).name))
+    /// - Returns: An invalid view naming the value's type.
+    static func invalid(_ value: Any) -> InvalidView {
+        InvalidView(typeName: TypeMetadata(type(of: value)).name)
     }
 }

@@ -135,6 +135,72 @@ struct ConformanceMatrixTests {
         #expect(describable.open(Point(x: 1, y: 1) as Any, as: Any.self) == nil)
     }
 
+    @Test("Lending a value as any P agrees with as? any P, copies nothing, and lets the body keep a copy")
+    func lendingValues() throws {
+        let describable = try ProtocolDescriptor((any Describable).self)
+        let values: [Any] = [
+            Point(x: 1, y: 2), 5, "text", Shape.point, GenericBox(value: Point(x: 5, y: 6)),
+            // Stored out of line in the container (more than three words).
+            EightFieldStruct.sample, DerivedClass(derivedValue: 1), DerivedClass(derivedValue: 3) as BaseClass,
+            FixtureError.failed(code: 1), FixtureError.failed(code: 2) as any Error, Date(timeIntervalSince1970: 0),
+        ]
+        for value in values {
+            let cast = value as? any Describable
+            let described = describable.withOpened(value, as: (any Describable).self) { $0.describe() }
+            #expect(described == cast?.describe(), "\(value)")
+            // A copy made in the body outlives the call and is an ordinary existential.
+            let kept = describable.withOpened(value, as: (any Describable).self) { copy $0 }
+            #expect(kept?.describe() == cast?.describe())
+            #expect(kept.map { String(reflecting: type(of: $0)) } == cast.map { String(reflecting: type(of: $0)) })
+        }
+        // A class instance is lent, not copied: the body sees the same object, and neither
+        // lending nor a copy kept by the body leaves a reference behind once dropped.
+        let classBound = try ProtocolDescriptor((any ClassBoundProtocol).self)
+        weak var released: ReferenceFixture?
+        do {
+            let object = ReferenceFixture(id: 3, name: "c")
+            released = object
+            let boxed: Any = object
+            for _ in 0..<3 {
+                #expect(classBound.withOpened(boxed, as: (any ClassBoundProtocol).self) { $0 === object } == true)
+                let kept = classBound.withOpened(boxed, as: (any ClassBoundProtocol).self) { copy $0 }
+                #expect(kept === object)
+            }
+        }
+        #expect(released == nil)
+        #expect(classBound.withOpened(Point(x: 1, y: 1) as Any, as: (any ClassBoundProtocol).self) { _ in true } == nil)
+        // The wrong existential for the protocol is refused without calling the body.
+        var called = false
+        #expect(
+            describable.withOpened(Point(x: 1, y: 1) as Any, as: (any Identified).self) { _ in called = true } == nil
+        )
+        #expect(describable.withOpened(Point(x: 1, y: 1) as Any, as: Any.self) { _ in called = true } == nil)
+        #expect(!called)
+        // Errors thrown by the body propagate.
+        #expect(throws: FixtureError.self) {
+            _ = try describable.withOpened(Point(x: 1, y: 1) as Any, as: (any Describable).self) { _ in
+                throw FixtureError.failed(code: 9)
+            }
+        }
+    }
+
+    @Test("An opened subclass instance stored under its superclass is described by its own class")
+    func openingRecordsTheDynamicClass() throws {
+        let describable = try ProtocolDescriptor((any Describable).self)
+        // The subclass is generic: its witness reads `T` from the metadata it is given, which
+        // must be the subclass's, not the superclass's the `Any` was made with.
+        let values: [Any] = [
+            OpeningSubclass<String>(payload: "s") as OpeningBase, OpeningSubclass<[Int]>(payload: [1]) as OpeningBase,
+        ]
+        for value in values {
+            let expected = try #require(value as? any Describable).describe()
+            #expect(describable.open(value, as: (any Describable).self)?.describe() == expected)
+            #expect(describable.withOpened(value, as: (any Describable).self) { $0.describe() } == expected)
+            let opened = try #require(describable.open(value, as: (any Describable).self))
+            #expect(type(of: opened) == type(of: try #require(value as? any Describable)))
+        }
+    }
+
     @Test("Opening types agrees with as? any P.Type")
     func openingTypes() throws {
         let describable = try ProtocolDescriptor((any Describable).self)
@@ -267,4 +333,14 @@ struct ConformanceMatrixTests {
         }
         #expect("\(error)".contains("Swift.Hashable"))
     }
+}
+
+/// A non-generic superclass that does not conform to `Describable`.
+class OpeningBase {}
+
+/// A generic subclass whose conformance uses its generic argument.
+final class OpeningSubclass<Payload>: OpeningBase, Describable {
+    let payload: Payload
+    init(payload: Payload) { self.payload = payload }
+    func describe() -> String { "OpeningSubclass<\(Payload.self)>(\(payload))" }
 }

@@ -48,11 +48,15 @@ struct ExistentialTypeMetadataLayout: Sendable {
     /// `NumProtocols`.
     var protocolCount: Int { unsafe Int(address.read(at: Self.protocolCountOffset, as: UInt32.self)) }
 
+    /// The first protocol's word (`ProtocolDescriptorRef`: a descriptor address, with the low bit
+    /// set for an Objective-C protocol) of an existential with a protocol and no superclass.
+    var firstProtocolWord: UInt { unsafe address.read(at: Self.firstProtocolOffset) }
+
     /// The only protocol of an existential of exactly one Swift protocol and no superclass,
     /// read without building the protocol list.
     var onlyProtocol: UnsafeRawPointer? {
         guard unsafe protocolCount == 1, unsafe flags & Flag.hasSuperclassMask == 0 else { return nil }
-        let word: UInt = unsafe address.read(at: Self.firstProtocolOffset)
+        let word = unsafe firstProtocolWord
         guard word & 1 == 0 else { return nil }
         return unsafe UnsafeRawPointer(bitPattern: word)
     }

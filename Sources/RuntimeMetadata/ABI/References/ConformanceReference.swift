@@ -171,72 +171,88 @@ extension OpaqueValueAccess {
     ) -> E {
         unsafe unsafeBitCast((type.address, witnessTable.address), to: E.self)
     }
+}
 
-    /// The dynamic type of the value an `Any` holds, read from its container
-    /// (`TargetOpaqueExistentialContainer`: a three-word buffer, then the metadata).
+/// The value an `Any` holds, seen as `any P` without being copied: the `Any` container's words
+/// (`TargetOpaqueExistentialContainer`: a three-word buffer, then the metadata) with the
+/// dynamic type and the witness table, as an opaque existential with one table; or the
+/// object and the table, as a class existential (`TargetClassExistentialContainer`).
+///
+/// The view does not own the value (no retain, no copy through value witnesses): it is only
+/// lent to a closure while the `Any` it was read from is borrowed, and never destroyed. A copy
+/// the closure makes is an ordinary copy of a valid existential.
+///
+/// Lending is `@inlinable` so that it is specialized for the client's closure and result: in
+/// unspecialized form, the generic result and the pointer closures cost more than the lookup.
+@usableFromInline
+@safe
+struct BorrowedExistential {
+    /// The container's words: three of buffer, the metadata, the table; or the object and the table.
+    @usableFromInline
+    var words: (UInt, UInt, UInt, UInt, UInt)
+
+    /// Reads the container of an `Any`, recording the value's dynamic type as its metadata.
     ///
     /// For any type but a class the stored metadata is the dynamic type. A class instance may
     /// be stored under a superclass's metadata, so for classes the object's own isa is read, as
     /// `swift_getDynamicType` does; where Objective-C interop may tag it, the runtime decides.
-    /// - Parameter value: The value.
-    /// - Returns: The value's dynamic type.
-    static func dynamicType(of value: borrowing Any) -> MetadataReference {
-        let found = unsafe withUnsafePointer(to: value) { container -> MetadataReference? in
-            let words = unsafe UnsafeRawPointer(container)
-            guard let stored = unsafe words.pointer(at: 3 * MemoryLayout<UInt>.size) else { return nil }
-            let metadata = unsafe MetadataReference(stored)
-            guard metadata.rawKind == 0 else { return metadata }
+    /// Either metadata describes the same one-reference buffer.
+    /// - Parameter value: The value; the view is valid while it is borrowed.
+    @inline(__always)
+    init(_ value: borrowing Any) {
+        let word = MemoryLayout<UInt>.size
+        words = unsafe withUnsafePointer(to: value) { container in
+            let buffer = unsafe UnsafeRawPointer(container)
+            return unsafe (
+                buffer.load(as: UInt.self), buffer.load(fromByteOffset: word, as: UInt.self),
+                buffer.load(fromByteOffset: 2 * word, as: UInt.self),
+                buffer.load(fromByteOffset: 3 * word, as: UInt.self), 0
+            )
+        }
+        if dynamicType.rawKind == 0 {
             #if canImport(ObjectiveC)
-            return nil
+            words.3 = UInt(bitPattern: unsafe MetadataReference(Swift.type(of: value)).address)
             #else
-            // A native Swift object: its first word is its class's metadata.
-            guard let isa = unsafe words.pointer(at: 0).flatMap({ unsafe $0.pointer(at: 0) }) else { return metadata }
-            return unsafe MetadataReference(isa)
+            // A native Swift object: the buffer's first word is the object, whose first word is
+            // its class's metadata.
+            words.3 = unsafe UnsafeRawPointer(bitPattern: words.0).unsafelyUnwrapped.load(as: UInt.self)
             #endif
         }
-        if let found { return found }
-        return MetadataReference(Swift.type(of: value))
     }
 
-    /// The container of an opaque existential of one protocol: an `Any` and one witness table.
-    @unsafe
-    private struct OpaqueExistentialWithOneTable {
-        var value: Any
-        var witnessTable: UnsafeRawPointer
+    /// The value's dynamic type.
+    var dynamicType: MetadataReference {
+        unsafe MetadataReference(UnsafeRawPointer(bitPattern: words.3).unsafelyUnwrapped)
     }
 
-    /// The container of a class-bound existential of one protocol.
-    @unsafe
-    private struct ClassExistentialWithOneTable {
-        var object: AnyObject
-        var witnessTable: UnsafeRawPointer
-    }
-
-    /// Builds `any P` from a value in `Any` and its type's witness table, without boxing anew:
-    /// the `Any` container is the opaque existential's prefix, so the value's buffer is reused.
-    ///
-    /// The caller has checked that `E` is a single-protocol existential with one witness table,
-    /// opaque (40 bytes) unless `isClassBound`, and that the value's dynamic type conforms.
+    /// Completes the view as an existential of one protocol: the caller has checked that the
+    /// existential has one witness table, opaque (40 bytes) unless `isClassBound`, and that the
+    /// dynamic type conforms with `witnessTable`.
     /// - Parameters:
-    ///   - value: The value.
     ///   - witnessTable: The witness table of the value's dynamic type.
-    ///   - isClassBound: Whether `E` is a class existential.
-    ///   - existential: The existential type to build.
-    /// - Returns: The value.
-    static func existential<E>(
-        _ value: Any,
-        witnessTable: WitnessTableReference,
-        isClassBound: Bool,
-        as existential: E.Type
-    ) -> E {
+    ///   - isClassBound: Whether the existential is a class existential.
+    @inline(__always)
+    mutating func complete(witnessTable: WitnessTableReference, isClassBound: Bool) {
+        let table = UInt(bitPattern: unsafe witnessTable.address)
         if isClassBound {
-            let container = unsafe ClassExistentialWithOneTable(
-                object: value as AnyObject,
-                witnessTable: witnessTable.address
-            )
-            return unsafe unsafeBitCast(container, to: E.self)
+            words = (words.0, table, 0, 0, 0)
+        } else {
+            words.4 = table
         }
-        let container = unsafe OpaqueExistentialWithOneTable(value: value, witnessTable: witnessTable.address)
-        return unsafe unsafeBitCast(container, to: E.self)
+    }
+
+    /// Lends the view to `body` as `E`, the existential it was completed for.
+    /// - Parameters:
+    ///   - existential: The existential type.
+    ///   - body: Borrows the value.
+    /// - Returns: What `body` returns.
+    @inlinable
+    func withExistential<E, R>(as existential: E.Type, _ body: (borrowing E) throws -> R) rethrows -> R {
+        var view = words
+        return try unsafe withUnsafeMutablePointer(to: &view) { words in
+            try unsafe UnsafeMutableRawPointer(words).withMemoryRebound(to: E.self, capacity: 1) { existential in
+                try body(unsafe existential.pointee)
+            }
+        }
     }
 }

@@ -434,10 +434,17 @@ struct MetadataReference: Hashable, Sendable {
     /// - Returns: `nil` when it is not; otherwise whether the existential is class-bound.
     func singleProtocolExistentialShape(of protocolReference: ProtocolReference) -> Bool? {
         typealias Flag = ExistentialTypeMetadataLayout.Flag
-        guard let header = existentialHeader, header.onlyProtocol == protocolReference,
-            header.flags & Flag.specialProtocolMask == 0, header.flags & Flag.numWitnessTablesMask == 1
+        guard unsafe layout.kind == .existential else { return nil }
+        let existential = unsafe ExistentialTypeMetadataLayout(address)
+        // One mask for no superclass, no special protocol and one table; then the one protocol,
+        // whose word equals the descriptor's address only for a Swift protocol (Objective-C
+        // references have the low bit set).
+        let flags = unsafe existential.flags
+        guard flags & (Flag.hasSuperclassMask | Flag.specialProtocolMask | Flag.numWitnessTablesMask) == 1,
+            unsafe existential.protocolCount == 1,
+            unsafe existential.firstProtocolWord == UInt(bitPattern: protocolReference.address)
         else { return nil }
-        return header.flags & Flag.classConstraintMask == 0
+        return flags & Flag.classConstraintMask == 0
     }
 
     /// The instance type of metatype and existential metatype metadata.
