@@ -40,16 +40,28 @@ struct ImageSections: Sendable {
         return unsafe String(cString: raw)
     }
 
-    static var all: [ImageSections] {
+    static var all: [ImageSections] { unsafe all { unsafe $0 } }
+
+    /// Every loaded image's sections, transformed as they are read: one array of the result,
+    /// with the runtime's records copied into a temporary buffer (no array of `CMDImage`, whose
+    /// generic metadata a first query would otherwise instantiate).
+    /// - Parameter transform: Makes an element from an image's sections.
+    /// - Returns: The elements, in image order.
+    static func all<Element>(_ transform: (ImageSections) -> Element) -> [Element] {
         var capacity = 64
         while true {
-            var buffer = unsafe Array(repeating: CMDImage(), count: capacity)
-            let count = unsafe buffer.withUnsafeMutableBufferPointer { unsafe cmd_copyImages($0.baseAddress, capacity) }
-            if count > capacity {
-                capacity = count + 8
-                continue
+            let elements = unsafe withUnsafeTemporaryAllocation(of: CMDImage.self, capacity: capacity) { buffer in
+                let count = unsafe cmd_copyImages(buffer.baseAddress, capacity)
+                guard count <= capacity else {
+                    capacity = count + 8
+                    return [Element]?.none
+                }
+                var elements: [Element] = []
+                elements.reserveCapacity(count)
+                for index in 0..<count { unsafe elements.append(transform(ImageSections(buffer[index]))) }
+                return elements
             }
-            return unsafe buffer.prefix(count).map { unsafe ImageSections($0) }
+            if let elements { return elements }
         }
     }
 
@@ -107,24 +119,23 @@ struct ImageSections: Sendable {
         return unsafe (0..<count).compactMap { index in unsafe (base + index * 4).relativeDirectPointer(at: 0) }
     }
 
-    /// The field descriptors of `swift5_fieldmd`, walked one after another.
     /// The conformance descriptors of one protocol, by one pass over the section that compares
     /// each record's protocol with it, as the scan of `swift_conformsToProtocol` does
     /// (swiftlang/swift stdlib/public/runtime/ProtocolConformance.cpp).
-    /// - Parameter protocolDescriptor: The protocol's descriptor.
-    /// - Returns: The matching descriptors, in section order.
-    func conformanceDescriptors(of protocolDescriptor: UnsafeRawPointer) -> [UnsafeRawPointer] {
-        guard let base = unsafe protocolConformances.baseAddress else { return unsafe [] }
-        var result: [UnsafeRawPointer] = unsafe []
+    /// - Parameters:
+    ///   - protocolDescriptor: The protocol's descriptor.
+    ///   - body: Receives each matching descriptor, in section order.
+    func forEachConformanceDescriptor(of protocolDescriptor: UnsafeRawPointer, _ body: (UnsafeRawPointer) -> Void) {
+        guard let base = unsafe protocolConformances.baseAddress else { return }
         for index in 0..<(unsafe protocolConformances.count / 4) {
             guard let descriptor = unsafe (base + index * 4).relativeDirectPointer(at: 0) else { continue }
             if unsafe ProtocolConformanceDescriptorLayout(descriptor).protocolDescriptor == protocolDescriptor {
-                unsafe result.append(descriptor)
+                unsafe body(descriptor)
             }
         }
-        return unsafe result
     }
 
+    /// The field descriptors of `swift5_fieldmd`, walked one after another.
     var fieldDescriptors: [FieldDescriptorLayout] {
         guard let base = unsafe fieldMetadata.baseAddress else { return unsafe [] }
         var result: [FieldDescriptorLayout] = unsafe []
@@ -193,10 +204,13 @@ enum LoadedImages {
         /// Its protocol descriptors.
         var protocolDescriptors: [ProtocolReference] { unsafe sections.protocolDescriptors.map(ProtocolReference.init) }
         /// Its conformance descriptors for one protocol.
-        /// - Parameter protocolReference: The protocol.
-        /// - Returns: The descriptors, in section order.
-        func conformances(of protocolReference: ProtocolReference) -> [ConformanceRecordReference] {
-            unsafe sections.conformanceDescriptors(of: protocolReference.address).map(ConformanceRecordReference.init)
+        /// - Parameters:
+        ///   - protocolReference: The protocol.
+        ///   - body: Receives each descriptor, in section order.
+        func forEachConformance(of protocolReference: ProtocolReference, _ body: (ConformanceRecordReference) -> Void) {
+            unsafe sections.forEachConformanceDescriptor(of: protocolReference.address) {
+                unsafe body(ConformanceRecordReference($0))
+            }
         }
         /// Its conformance descriptors.
         var conformances: [ConformanceRecordReference] {
@@ -204,9 +218,12 @@ enum LoadedImages {
         }
     }
 
-    /// Every loaded image, in image order; each image's records are read only when asked for.
-    static var images: [ImageRecords] {
-        unsafe ImageSections.all.map { unsafe ImageRecords($0) }
+    /// Every loaded image, in image order, transformed as it is read; each image's records are
+    /// read only when asked for.
+    /// - Parameter transform: Makes an element from an image's records.
+    /// - Returns: The elements.
+    static func images<Element>(_ transform: (ImageRecords) -> Element) -> [Element] {
+        unsafe ImageSections.all { unsafe transform(ImageRecords($0)) }
     }
 }
 

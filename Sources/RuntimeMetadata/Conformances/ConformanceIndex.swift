@@ -25,7 +25,7 @@ final class ConformanceIndex: ConcurrentTableNode {
 
     init(imageCount: Int) {
         self.imageCount = imageCount
-        self.images = LoadedImages.images.map(Image.init)
+        self.images = LoadedImages.images(Image.init)
     }
 
     /// Every record, in image order.
@@ -60,7 +60,7 @@ final class ConformanceIndex: ConcurrentTableNode {
         return ProtocolRecords.table.node(for: key) {
             var records: [ConformanceRecord] = []
             for image in images {
-                for reference in image.conformanceReferences(of: protocolReference) {
+                image.forEachConformanceReference(of: protocolReference) { reference in
                     records.append(ConformanceRecord(reference, image: image))
                 }
             }

@@ -32,10 +32,14 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The image's conformance descriptors for one protocol, by a pass over its section.
-    /// - Parameter protocolReference: The protocol.
-    /// - Returns: The descriptors.
-    func conformanceReferences(of protocolReference: ProtocolReference) -> [ConformanceRecordReference] {
-        storage.withObject { $0.records.conformances(of: protocolReference) }
+    /// - Parameters:
+    ///   - protocolReference: The protocol.
+    ///   - body: Receives each descriptor, in section order.
+    func forEachConformanceReference(
+        of protocolReference: ProtocolReference,
+        _ body: (ConformanceRecordReference) -> Void
+    ) {
+        storage.withObject { $0.records.forEachConformance(of: protocolReference, body) }
     }
 
     /// The image with these sections, sharing the records of earlier values for it.
