@@ -7,6 +7,7 @@
 import Synchronization
 
 /// The box a ``LazyValue`` publishes: a final class holding one immutable value.
+@usableFromInline
 protocol LazyBox: AnyObject, Sendable {
     /// The boxed type.
     associatedtype Value: Sendable
@@ -17,11 +18,17 @@ protocol LazyBox: AnyObject, Sendable {
 }
 
 /// A once-computed value, safe to read from any thread.
+@usableFromInline
 struct LazyValue<Box: LazyBox>: ~Copyable, Sendable {
-    private let storage = PublishedReference<Box>()
+    @usableFromInline
+    let storage = PublishedReference<Box>()
 
     /// Creates an empty slot.
     init() {}
+
+    /// The box once published, or `nil`: one acquiring load, inlinable into clients.
+    @inlinable
+    var published: ImmortalReference<Box>? { storage.loadImmortal() }
 
     /// Returns the value, computing it on the first call. Racing first calls may each
     /// compute it; the first published result is the one every caller sees.
@@ -61,10 +68,13 @@ final class GenericArgumentsBox: LazyBox {
 ///
 /// The list and the error are stored apart, not as a `Result`: copying a `Result` out of the
 /// box goes through its generic value witnesses, which cost more than the rest of the read.
+@usableFromInline
 final class FieldsBox: LazyBox {
     /// The fields' storage, which the box keeps alive, and the fields that refer to it.
+    @usableFromInline
     struct Contents: Sendable {
         let storage: [Field.Storage]
+        @usableFromInline
         let fields: [Field]
 
         init(_ storage: [Field.Storage]) {
@@ -75,9 +85,13 @@ final class FieldsBox: LazyBox {
         }
     }
 
+    @usableFromInline
     let contents: Contents
+    @usableFromInline
     let error: RuntimeMetadataError?
+    @inlinable
     var fields: [Field] { contents.fields }
+    @usableFromInline
     var value: Result<Contents, RuntimeMetadataError> { error.map { .failure($0) } ?? .success(contents) }
 
     /// The field with a name, by a linear search: types have few fields, and a dictionary
@@ -87,6 +101,7 @@ final class FieldsBox: LazyBox {
         return nil
     }
 
+    @usableFromInline
     init(_ value: Result<Contents, RuntimeMetadataError>) {
         switch value {
         case .success(let contents): (self.contents, self.error) = (contents, nil)

@@ -9,6 +9,7 @@
 import Synchronization
 
 /// Everything RuntimeMetadata knows about one type.
+@usableFromInline
 final class TypeRecord: ConcurrentTableNode {
     /// All records, by metadata identity.
     static var table: ConcurrentTable<TypeRecord> { ConcurrentTable(.typeRecords) }
@@ -40,6 +41,7 @@ final class TypeRecord: ConcurrentTableNode {
     let mangledName = LazyValue<OptionalStringBox>()
     let genericArguments = LazyValue<GenericArgumentsBox>()
     let ownFields = LazyValue<FieldsBox>()
+    @usableFromInline
     let allFields = LazyValue<FieldsBox>()
     let cases = LazyValue<CasesBox>()
     let caseNames = LazyValue<StringsBox>()

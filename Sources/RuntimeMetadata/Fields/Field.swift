@@ -146,12 +146,24 @@ extension TypeMetadata {
     /// - Throws: ``RuntimeMetadataError/missingReflectionMetadata(typeName:)`` when the type (or a
     ///   superclass) was built without reflection metadata; ``RuntimeMetadataError/wrongKind(typeName:expected:)``
     ///   for kinds without stored properties; ``RuntimeMetadataError/unknownKind(rawValue:typeName:)``.
+    @inlinable
     public var fields: FieldList {
         get throws(RuntimeMetadataError) {
-            let box = immortalRecord.withObject { $0.allFields.immortalBox { computeAllFields() } }
-            if let error = box.withObject({ $0.error }) { throw error }
-            return FieldList(box: box)
+            // Warm: the published list, read in the caller. Cold, or an error: out of line.
+            if let box = immortalRecord.withObject({ $0.allFields.published }), box.withObject({ $0.error == nil }) {
+                return FieldList(box: box)
+            }
+            return try computedFields()
         }
+    }
+
+    /// The list of ``fields``, computed and published on first use.
+    /// - Throws: As ``fields``.
+    @usableFromInline
+    func computedFields() throws(RuntimeMetadataError) -> FieldList {
+        let box = immortalRecord.withObject { $0.allFields.immortalBox { computeAllFields() } }
+        if let error = box.withObject({ $0.error }) { throw error }
+        return FieldList(box: box)
     }
 
     /// The stored properties this type declares itself, without inherited ones.

@@ -15,16 +15,27 @@
 /// ```
 public struct FieldList: RandomAccessCollection, Hashable, Sendable, CustomStringConvertible {
     /// The cached fields.
+    @usableFromInline
     let box: ImmortalReference<FieldsBox>
 
+    /// A view of cached fields.
+    /// - Parameter box: The fields, published for the life of the process.
+    @usableFromInline
+    init(box: ImmortalReference<FieldsBox>) {
+        self.box = box
+    }
+
     /// The position of the first field, `0`.
+    @inlinable
     public var startIndex: Int { 0 }
 
     /// The position after the last field, the number of fields.
+    @inlinable
     public var endIndex: Int { box.withObject { $0.fields.count } }
 
     /// The field at a position.
     /// - Parameter position: A position in `0..<count`.
+    @inlinable
     public subscript(position: Int) -> Field { box.withObject { $0.fields[position] } }
 
     /// The fields as an array.

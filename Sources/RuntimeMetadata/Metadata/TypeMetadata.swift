@@ -17,6 +17,7 @@
 /// Two values are equal when they describe the same type.
 public struct TypeMetadata: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The shared, cached record, which lives as long as the process.
+    @usableFromInline
     let immortalRecord: ImmortalReference<TypeRecord>
 
     /// The shared, cached record.

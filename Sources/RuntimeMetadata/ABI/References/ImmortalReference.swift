@@ -6,10 +6,12 @@
 // so anyway costs two atomic operations per copy, which dominated the warm paths.
 
 /// An unretained reference to an immortal object.
+@usableFromInline
 @safe
 struct ImmortalReference<Object: AnyObject & Sendable>: Sendable {
     /// The object, unretained.
-    private let unmanaged: Unmanaged<Object>
+    @usableFromInline
+    let unmanaged: Unmanaged<Object>
 
     /// Refers to an object that the caller guarantees is never deallocated.
     /// - Parameter object: An entry of a process-lifetime cache.
@@ -20,7 +22,7 @@ struct ImmortalReference<Object: AnyObject & Sendable>: Sendable {
 
     /// Wraps an unretained reference to an immortal object.
     /// - Parameter unmanaged: The reference.
-    @inline(__always)
+    @inlinable
     init(unmanaged: Unmanaged<Object>) {
         unsafe self.unmanaged = unmanaged
     }
@@ -30,7 +32,7 @@ struct ImmortalReference<Object: AnyObject & Sendable>: Sendable {
     var object: Object { unsafe unmanaged.takeUnretainedValue() }
 
     /// Calls `body` with the object, without retaining it.
-    @inline(__always)
+    @inlinable
     func withObject<R>(_ body: (Object) throws -> R) rethrows -> R {
         try unsafe unmanaged._withUnsafeGuaranteedRef(body)
     }

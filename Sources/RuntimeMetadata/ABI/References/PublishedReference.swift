@@ -7,12 +7,14 @@
 // than a whole warm lookup should. This version keeps the object in an `Atomic` of an
 // `Unmanaged` reference (the atomic operations are transparent, so they specialize here).
 
-import Synchronization
+public import Synchronization
 
 /// A class reference set at most once and read without a lock.
+@usableFromInline
 @safe
 struct PublishedReference<Instance: AnyObject & Sendable>: ~Copyable, Sendable {
-    private let storage = unsafe Atomic<Unmanaged<Instance>?>(nil)
+    @usableFromInline
+    let storage = unsafe Atomic<Unmanaged<Instance>?>(nil)
 
     /// Creates an empty slot.
     init() {}
@@ -27,7 +29,7 @@ struct PublishedReference<Instance: AnyObject & Sendable>: ~Copyable, Sendable {
     /// The published instance without retaining it, for owners that never release what they
     /// publish (the process-lifetime caches).
     /// - Returns: An unretained reference, or `nil`.
-    @inline(__always)
+    @inlinable
     func loadImmortal() -> ImmortalReference<Instance>? {
         unsafe storage.load(ordering: .acquiring).map { unsafe ImmortalReference(unmanaged: $0) }
     }
