@@ -75,7 +75,7 @@ extension ProtocolDescriptor {
         _ body: (borrowing E) throws -> R
     ) rethrows -> R? {
         guard let view = borrowedExistential(value, as: E.self) else { return nil }
-        return try view.withExistential(as: E.self, body)
+        return try view.lend(value, as: E.self, to: body)
     }
 
     /// The view of a value as `E` that ``withOpened(_:as:_:)`` lends, or `nil` when it cannot be
@@ -88,12 +88,10 @@ extension ProtocolDescriptor {
         guard let isClassBound = MetadataReference(existential).singleProtocolExistentialShape(of: reference) else {
             return nil
         }
-        var view = BorrowedExistential(value)
-        let dynamicType = view.dynamicType
+        let dynamicType = BorrowedExistential.dynamicType(of: value)
         if isClassBound && dynamicType.rawKind != 0 { return nil }
         guard let witnessTable = conformanceWitnessTable(of: dynamicType) else { return nil }
-        view.complete(witnessTable: witnessTable, isClassBound: isClassBound)
-        return view
+        return BorrowedExistential(dynamicType: dynamicType, witnessTable: witnessTable, isClassBound: isClassBound)
     }
 
     /// Whether `E` is `any P.Type` for this protocol: one witness table after the metadata.

@@ -182,76 +182,90 @@ extension OpaqueValueAccess {
 /// lent to a closure while the `Any` it was read from is borrowed, and never destroyed. A copy
 /// the closure makes is an ordinary copy of a valid existential.
 ///
-/// Lending is `@inlinable` so that it is specialized for the client's closure and result: in
-/// unspecialized form, the generic result and the pointer closures cost more than the lookup.
+/// What is found out of line is two words, returned in registers: the witness table and the
+/// dynamic type. Lending is `@inlinable`, so that the container is assembled in the caller and
+/// the closure and result are specialized for it: in unspecialized form, the generic result
+/// and the pointer closures cost more than the lookup.
 @usableFromInline
 @safe
 struct BorrowedExistential {
-    /// The container's words: three of buffer, the metadata, the table; or the object and the table.
+    /// The witness table's address, with the low bit set for a class existential (a witness
+    /// table is pointer-aligned).
     @usableFromInline
-    var words: (UInt, UInt, UInt, UInt, UInt)
+    let taggedWitnessTable: UInt
+    /// The value's dynamic type.
+    @usableFromInline
+    let dynamicTypeWord: UInt
 
-    /// Reads the container of an `Any`, recording the value's dynamic type as its metadata.
+    /// The view of a value the caller has checked: `E` is a single-protocol existential with one
+    /// witness table, opaque unless `isClassBound`, and the value's dynamic type conforms.
+    /// - Parameters:
+    ///   - dynamicType: The value's dynamic type, ``dynamicType(of:)``.
+    ///   - witnessTable: The witness table of the value's dynamic type.
+    ///   - isClassBound: Whether the existential is a class existential.
+    @inline(__always)
+    init(dynamicType: MetadataReference, witnessTable: WitnessTableReference, isClassBound: Bool) {
+        taggedWitnessTable = UInt(bitPattern: unsafe witnessTable.address) | (isClassBound ? 1 : 0)
+        dynamicTypeWord = UInt(bitPattern: unsafe dynamicType.address)
+    }
+
+    /// The dynamic type of the value an `Any` holds, read from its container.
     ///
     /// For any type but a class the stored metadata is the dynamic type. A class instance may
     /// be stored under a superclass's metadata, so for classes the object's own isa is read, as
     /// `swift_getDynamicType` does; where Objective-C interop may tag it, the runtime decides.
     /// Either metadata describes the same one-reference buffer.
-    /// - Parameter value: The value; the view is valid while it is borrowed.
+    /// - Parameter value: The value.
+    /// - Returns: Its dynamic type.
     @inline(__always)
-    init(_ value: borrowing Any) {
-        let word = MemoryLayout<UInt>.size
-        words = unsafe withUnsafePointer(to: value) { container in
+    static func dynamicType(of value: borrowing Any) -> MetadataReference {
+        let (object, stored) = unsafe withUnsafePointer(to: value) { container in
             let buffer = unsafe UnsafeRawPointer(container)
             return unsafe (
-                buffer.load(as: UInt.self), buffer.load(fromByteOffset: word, as: UInt.self),
-                buffer.load(fromByteOffset: 2 * word, as: UInt.self),
-                buffer.load(fromByteOffset: 3 * word, as: UInt.self), 0
+                buffer.load(as: UInt.self), buffer.load(fromByteOffset: metadataOffset, as: UnsafeRawPointer.self)
             )
         }
-        if dynamicType.rawKind == 0 {
-            #if canImport(ObjectiveC)
-            words.3 = UInt(bitPattern: unsafe MetadataReference(Swift.type(of: value)).address)
-            #else
-            // A native Swift object: the buffer's first word is the object, whose first word is
-            // its class's metadata.
-            words.3 = unsafe UnsafeRawPointer(bitPattern: words.0).unsafelyUnwrapped.load(as: UInt.self)
-            #endif
-        }
+        let metadata = unsafe MetadataReference(stored)
+        guard metadata.rawKind == 0 else { return metadata }
+        #if canImport(ObjectiveC)
+        return MetadataReference(Swift.type(of: value))
+        #else
+        // A native Swift object: the buffer's first word is the object, whose first word is its
+        // class's metadata.
+        return unsafe MetadataReference(
+            UnsafeRawPointer(bitPattern: object).unsafelyUnwrapped.load(as: UnsafeRawPointer.self)
+        )
+        #endif
     }
 
-    /// The value's dynamic type.
-    var dynamicType: MetadataReference {
-        unsafe MetadataReference(UnsafeRawPointer(bitPattern: words.3).unsafelyUnwrapped)
-    }
+    /// The offset of the metadata in an `Any` container, after the three-word buffer.
+    @usableFromInline
+    static var metadataOffset: Int { 3 * MemoryLayout<UInt>.size }
 
-    /// Completes the view as an existential of one protocol: the caller has checked that the
-    /// existential has one witness table, opaque (40 bytes) unless `isClassBound`, and that the
-    /// dynamic type conforms with `witnessTable`.
+    /// Lends `value` to `body` as `E`, the existential this view was made for.
     /// - Parameters:
-    ///   - witnessTable: The witness table of the value's dynamic type.
-    ///   - isClassBound: Whether the existential is a class existential.
-    @inline(__always)
-    mutating func complete(witnessTable: WitnessTableReference, isClassBound: Bool) {
-        let table = UInt(bitPattern: unsafe witnessTable.address)
-        if isClassBound {
-            words = (words.0, table, 0, 0, 0)
-        } else {
-            words.4 = table
-        }
-    }
-
-    /// Lends the view to `body` as `E`, the existential it was completed for.
-    /// - Parameters:
+    ///   - value: The value the view was made from, still borrowed.
     ///   - existential: The existential type.
     ///   - body: Borrows the value.
     /// - Returns: What `body` returns.
     @inlinable
-    func withExistential<E, R>(as existential: E.Type, _ body: (borrowing E) throws -> R) rethrows -> R {
-        var view = words
-        return try unsafe withUnsafeMutablePointer(to: &view) { words in
-            try unsafe UnsafeMutableRawPointer(words).withMemoryRebound(to: E.self, capacity: 1) { existential in
-                try body(unsafe existential.pointee)
+    func lend<E, R>(_ value: borrowing Any, as existential: E.Type, to body: (borrowing E) throws -> R) rethrows -> R {
+        try unsafe withUnsafePointer(to: value) { container in
+            let buffer = unsafe UnsafeRawPointer(container)
+            let word = MemoryLayout<UInt>.size
+            var view: (UInt, UInt, UInt, UInt, UInt)
+            if taggedWitnessTable & 1 != 0 {
+                view = unsafe (buffer.load(as: UInt.self), taggedWitnessTable & ~1, 0, 0, 0)
+            } else {
+                view = unsafe (
+                    buffer.load(as: UInt.self), buffer.load(fromByteOffset: word, as: UInt.self),
+                    buffer.load(fromByteOffset: 2 * word, as: UInt.self), dynamicTypeWord, taggedWitnessTable
+                )
+            }
+            return try unsafe withUnsafeMutablePointer(to: &view) { words in
+                try unsafe UnsafeMutableRawPointer(words).withMemoryRebound(to: E.self, capacity: 1) { existential in
+                    try body(unsafe existential.pointee)
+                }
             }
         }
     }
