@@ -65,6 +65,15 @@ final class TypeRecord: ConcurrentTableNode {
     /// - Returns: The shared record.
     @inline(__always)
     static func immortalRecord(for reference: MetadataReference) -> ImmortalReference<TypeRecord> {
+        // The warm lookup inlined; the first question kept out of line, so that callers stay
+        // small (no register saves for the record's construction).
+        if let record = table.node(for: reference.identity) { return record }
+        return newRecord(for: reference)
+    }
+
+    /// Builds and publishes the record of a type seen for the first time.
+    @inline(never)
+    private static func newRecord(for reference: MetadataReference) -> ImmortalReference<TypeRecord> {
         table.node(for: reference.identity) { TypeRecord(reference) }
     }
 
