@@ -5,3 +5,4 @@
 #include "CMDCacheStorage.h"
 
 _Atomic(void *_Nullable) cmd_cacheBuckets[CMD_CACHE_BUCKET_COUNT];
+_Atomic(intptr_t) cmd_observedImageCount;

@@ -16,6 +16,7 @@
 #include "CMDDefines.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 
 CMD_ASSUME_NONNULL_BEGIN
 
@@ -48,6 +49,27 @@ static inline void *_Nullable cmd_cachePublish(size_t slot, void *desired) {
         return NULL;
     }
     return expected;
+}
+
+/// The largest number of loaded Swift images seen so far: a negative answer cached with this
+/// many images still holds. Here rather than in a Swift global for the same reason as the
+/// buckets, and because the warm checks, inlined into other modules, would reach a Swift
+/// global of this module through a call to its addressor.
+CMD_EXTERN _Atomic(intptr_t) cmd_observedImageCount;
+
+/// Reads the image count with acquire ordering.
+/// - Returns: The largest count published so far.
+static inline intptr_t cmd_observedImageCountLoad(void) {
+    return atomic_load_explicit(&cmd_observedImageCount, memory_order_acquire);
+}
+
+/// Raises the image count to `count` unless a larger one was published.
+/// - Parameter count: A count the runtime reported.
+static inline void cmd_observedImageCountRaise(intptr_t count) {
+    intptr_t seen = atomic_load_explicit(&cmd_observedImageCount, memory_order_acquire);
+    while (count > seen && !atomic_compare_exchange_weak_explicit(&cmd_observedImageCount, &seen, count,
+                                                                  memory_order_acq_rel, memory_order_acquire)) {
+    }
 }
 
 CMD_ASSUME_NONNULL_END

@@ -13,6 +13,7 @@
 // and that lookup costs more than the whole warm path should.
 
 /// A key of a ``ConcurrentTable``: equatable, with a cheap well-mixed hash.
+@usableFromInline
 protocol CacheKey: Equatable, Sendable {
     /// A hash whose low bits are well distributed; no Hasher, so lookups stay cheap.
     var cacheHash: UInt { get }
@@ -20,14 +21,29 @@ protocol CacheKey: Equatable, Sendable {
 
 extension UInt: CacheKey {
     /// Addresses are at least 4-byte aligned: fold the high bits into the low ones.
+    @inlinable
+    @inline(__always)
     var cacheHash: UInt { (self >> 4) ^ (self >> 16) ^ (self >> 28) }
 }
 
 /// Two identities, such as a type and a protocol.
+@usableFromInline
 struct IdentityPair: CacheKey {
+    @usableFromInline
     var first: UInt
+    @usableFromInline
     var second: UInt
 
+    /// The pair.
+    @inlinable
+    @inline(__always)
+    init(first: UInt, second: UInt) {
+        self.first = first
+        self.second = second
+    }
+
+    @inlinable
+    @inline(__always)
     var cacheHash: UInt {
         // A multiplicative mix of both words (64-bit golden ratio and splitmix constants).
         let mixed = (first ^ (second &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
@@ -36,6 +52,7 @@ struct IdentityPair: CacheKey {
 }
 
 /// An entry of a ``ConcurrentTable``, which links to the next entry of its bucket.
+@usableFromInline
 protocol ConcurrentTableNode: AnyObject, Sendable {
     /// The key type.
     associatedtype Key: CacheKey
@@ -51,6 +68,7 @@ protocol ConcurrentTableNode: AnyObject, Sendable {
 
 /// The cache tables, one per node type: each has its own range of the static buckets, sized
 /// to what it holds.
+@usableFromInline
 enum CacheTable: Int, CaseIterable {
     case typeRecords
     case conformanceAnswers
@@ -61,6 +79,8 @@ enum CacheTable: Int, CaseIterable {
     case protocolRecords
 
     /// The number of buckets, a power of two.
+    @inlinable
+    @inline(__always)
     var bucketCount: Int {
         switch self {
         case .typeRecords, .conformanceAnswers: 4096
@@ -72,6 +92,8 @@ enum CacheTable: Int, CaseIterable {
 
     /// The first bucket: the tables follow one another in declaration order, and a test checks
     /// that they fit in the storage.
+    @inlinable
+    @inline(__always)
     var base: Int {
         switch self {
         case .typeRecords: 0
@@ -89,11 +111,14 @@ enum CacheTable: Int, CaseIterable {
 ///
 /// The buckets are static storage (``CacheBuckets``), so a table is a plain value naming its
 /// storage: creating one costs nothing and reading it needs no `swift_once`.
+@usableFromInline
 struct ConcurrentTable<Node: ConcurrentTableNode>: Sendable {
-    private let buckets: CacheBuckets
+    @usableFromInline
+    let buckets: CacheBuckets
 
     /// The table stored in the given buckets; each node type must have its own.
     /// - Parameter table: The table.
+    @inlinable
     @inline(__always)
     init(_ table: CacheTable) {
         buckets = CacheBuckets(base: table.base, count: table.bucketCount)
@@ -102,6 +127,7 @@ struct ConcurrentTable<Node: ConcurrentTableNode>: Sendable {
     /// Looks up a key without locking, allocating or reference counting.
     /// - Parameter key: The key.
     /// - Returns: The node, or `nil`.
+    @inlinable
     @inline(__always)
     func node(for key: Node.Key) -> ImmortalReference<Node>? {
         var node = buckets.load(Int(truncatingIfNeeded: key.cacheHash), as: Node.self)

@@ -28,6 +28,7 @@ struct LazyValue<Box: LazyBox>: ~Copyable, Sendable {
 
     /// The box once published, or `nil`: one acquiring load, inlinable into clients.
     @inlinable
+    @inline(__always)
     var published: ImmortalReference<Box>? { storage.loadImmortal() }
 
     /// Returns the value, computing it on the first call. Racing first calls may each

@@ -12,9 +12,12 @@ import Synchronization
 @usableFromInline
 final class TypeRecord: ConcurrentTableNode {
     /// All records, by metadata identity.
+    @inlinable
+    @inline(__always)
     static var table: ConcurrentTable<TypeRecord> { ConcurrentTable(.typeRecords) }
 
     /// The metadata's identity, the table key.
+    @usableFromInline
     let tableKey: UInt
     private let next = PublishedReference<TypeRecord>()
 
@@ -49,7 +52,9 @@ final class TypeRecord: ConcurrentTableNode {
     let comparator = LazyValue<ComparatorBox>()
     let existentialShape = LazyValue<ExistentialShapeBox>()
 
+    @usableFromInline
     func nextNode() -> ImmortalReference<TypeRecord>? { next.loadImmortal() }
+    @usableFromInline
     func linkNext(_ node: TypeRecord) -> TypeRecord { next.storeIfNil(node) }
 
     /// Returns the record of a metadata record, building it on first use.
@@ -63,6 +68,7 @@ final class TypeRecord: ConcurrentTableNode {
     /// Returns the record of a metadata record as an unretained reference: records are never removed.
     /// - Parameter reference: The metadata.
     /// - Returns: The shared record.
+    @inlinable
     @inline(__always)
     static func immortalRecord(for reference: MetadataReference) -> ImmortalReference<TypeRecord> {
         // The warm lookup inlined; the first question kept out of line, so that callers stay
@@ -72,8 +78,9 @@ final class TypeRecord: ConcurrentTableNode {
     }
 
     /// Builds and publishes the record of a type seen for the first time.
+    @usableFromInline
     @inline(never)
-    private static func newRecord(for reference: MetadataReference) -> ImmortalReference<TypeRecord> {
+    static func newRecord(for reference: MetadataReference) -> ImmortalReference<TypeRecord> {
         table.node(for: reference.identity) { TypeRecord(reference) }
     }
 

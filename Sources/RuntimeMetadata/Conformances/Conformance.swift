@@ -1,6 +1,6 @@
 // Conformance.swift
 
-import Synchronization
+public import Synchronization
 
 /// The proof that one type conforms to one protocol: the witness table the runtime found.
 ///
@@ -50,16 +50,22 @@ public struct Conformance: Hashable, Sendable, CustomStringConvertible {
 ///
 /// A positive answer never changes: images cannot be unloaded. A negative answer remembers the
 /// image count it was checked against and is checked again once more images are loaded.
+@usableFromInline
 final class ConformanceAnswer: ConcurrentTableNode {
     /// The (type, protocol) pair.
+    @usableFromInline
     let tableKey: IdentityPair
-    private let next = PublishedReference<ConformanceAnswer>()
+    @usableFromInline
+    let next = PublishedReference<ConformanceAnswer>()
 
     init(_ key: IdentityPair) {
         tableKey = key
     }
 
+    @inlinable
+    @inline(__always)
     func nextNode() -> ImmortalReference<ConformanceAnswer>? { next.loadImmortal() }
+    @usableFromInline
     func linkNext(_ node: ConformanceAnswer) -> ConformanceAnswer { next.storeIfNil(node) }
 
     /// The conforming type's record, published before a positive ``state``.
@@ -67,16 +73,19 @@ final class ConformanceAnswer: ConcurrentTableNode {
     /// The answer, in one word read with one load after the entry: 0 before any check; the
     /// witness table's address (always even) once found; `imageCount << 1 | 1` once the type
     /// was found not to conform with that many images loaded.
+    @usableFromInline
     let state = Atomic<UInt>(0)
 }
 
 /// What an answer's state word says for the images loaded now.
-private enum KnownAnswer {
+@usableFromInline
+enum KnownAnswer {
     case conforms(WitnessTableReference)
     case doesNotConform
     /// Never asked, or asked before more images were loaded.
     case unknown
 
+    @inlinable
     @inline(__always)
     init(_ state: UInt) {
         if state & 1 == 0 {
@@ -88,6 +97,7 @@ private enum KnownAnswer {
 }
 
 /// Conformance answers by (type, protocol).
+@inlinable
 var conformanceAnswers: ConcurrentTable<ConformanceAnswer> { ConcurrentTable(.conformanceAnswers) }
 
 extension ProtocolDescriptor {
@@ -133,6 +143,7 @@ extension ProtocolDescriptor {
     /// Whether a type conforms to this protocol.
     /// - Parameter type: The type.
     /// - Returns: `true` when the runtime finds a conformance.
+    @inlinable
     public func isConformed(by type: Any.Type) -> Bool {
         answer(for: MetadataReference(type)).witnessTable != nil
     }
@@ -145,8 +156,9 @@ extension ProtocolDescriptor {
     /// out of line, so that the warm path stays small where it is inlined.
     /// - Parameter metadata: The type.
     /// - Returns: The answer's entry, and the witness table when the type conforms.
+    @inlinable
     @inline(__always)
-    private func answer(
+    func answer(
         for metadata: MetadataReference
     ) -> (entry: ImmortalReference<ConformanceAnswer>, witnessTable: WitnessTableReference?) {
         let key = IdentityPair(first: metadata.identity, second: reference.identity)
@@ -161,8 +173,9 @@ extension ProtocolDescriptor {
     }
 
     /// Makes the entry if needed, asks the runtime and publishes its answer.
+    @usableFromInline
     @inline(never)
-    private func newAnswer(
+    func newAnswer(
         for metadata: MetadataReference,
         key: IdentityPair
     ) -> (entry: ImmortalReference<ConformanceAnswer>, witnessTable: WitnessTableReference?) {

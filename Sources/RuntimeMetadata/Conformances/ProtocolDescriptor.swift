@@ -15,6 +15,7 @@
 /// rather than pretending that nothing conforms.
 public struct ProtocolDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// The protocol descriptor handle.
+    @usableFromInline
     let reference: ProtocolReference
 
     init(_ reference: ProtocolReference) {

@@ -1,7 +1,5 @@
 // Image.swift
 
-import Synchronization
-
 /// A loaded executable or shared library that carries Swift metadata.
 ///
 /// Images are listed in the runtime's registration order: the standard library first, the
@@ -107,38 +105,27 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
 /// Images are only ever added, so their count identifies the set. Indexes are keyed by the
 /// count; negative conformance answers remember the count they were checked against, and are
 /// checked again once it grows.
+@usableFromInline
 enum ImageGeneration {
     /// Indexes by image count.
     private static var indexes: ConcurrentTable<ConformanceIndex> { ConcurrentTable(.conformanceIndexes) }
 
     /// The image count last observed, without asking the runtime: cheap enough for warm paths.
-    static var current: Int { observedImageCount.load(ordering: .acquiring) }
+    @inlinable
+    static var current: Int { ObservedImageCount.current }
 
     /// Asks the runtime how many images are loaded, and publishes a larger count.
     /// - Returns: The index of the images loaded now.
     @discardableResult
     static func refresh() -> ConformanceIndex {
         let count = LoadedImages.count
-        var seen = observedImageCount.load(ordering: .acquiring)
-        while count > seen {
-            let (exchanged, original) = observedImageCount.compareExchange(
-                expected: seen,
-                desired: count,
-                ordering: .acquiringAndReleasing
-            )
-            if exchanged { break }
-            seen = original
-        }
+        ObservedImageCount.raise(to: count)
         return indexes.node(for: UInt(count)) { ConformanceIndex(imageCount: count) }.object
     }
 
     /// The index of the images loaded now, refreshed.
     static var index: ConformanceIndex { refresh() }
 }
-
-/// The largest image count seen so far. A global `Atomic` with a constant initial value is
-/// statically initialized, so the warm paths read it without `swift_once`.
-private let observedImageCount = Atomic<Int>(0)
 
 /// One image's records, read from its sections on first use and kept for the process.
 final class ImageStorage: ConcurrentTableNode {

@@ -27,6 +27,7 @@ public struct TypeMetadata: Hashable, Sendable, CustomStringConvertible, CustomD
 
     /// Creates the metadata of a type.
     /// - Parameter type: The type, such as `Int.self` or `type(of: value)`.
+    @inlinable
     public init(_ type: Any.Type) {
         self.immortalRecord = TypeRecord.immortalRecord(for: MetadataReference(type))
     }

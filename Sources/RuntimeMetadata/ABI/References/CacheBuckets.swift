@@ -5,23 +5,30 @@
 // or reference counting. Not a runtime struct: the storage the caches of process-lifetime
 // answers about runtime structs live in.
 
-internal import CMetadata
+// Public so that the warm lookups, inlined into clients, can read a bucket (the C accessors
+// are `static inline`); clients do not see its names unless they import it themselves.
+public import CMetadata
 
 /// One of the statically allocated bucket arrays: a power-of-two range of the storage.
+@usableFromInline
 @safe
 struct CacheBuckets: Sendable {
     /// The number of buckets of the whole storage.
+    @inlinable
     static var storageCount: Int { Int(CMD_CACHE_BUCKET_COUNT) }
 
     /// The first slot of the table.
-    private let base: Int
+    @usableFromInline
+    let base: Int
     /// The number of buckets minus one.
-    private let mask: Int
+    @usableFromInline
+    let mask: Int
 
     /// The table stored at `base`, of `count` buckets.
     /// - Parameters:
     ///   - base: The table's first slot.
     ///   - count: The number of buckets, a power of two; the range must fit in the storage.
+    @inlinable
     @inline(__always)
     init(base: Int, count: Int) {
         precondition(
@@ -37,6 +44,7 @@ struct CacheBuckets: Sendable {
     ///   - bucket: A bucket; only its low bits are used.
     ///   - type: The object's class.
     /// - Returns: The object, or `nil` when the bucket is empty.
+    @inlinable
     @inline(__always)
     func load<Object: AnyObject & Sendable>(_ bucket: Int, as type: Object.Type) -> ImmortalReference<Object>? {
         guard let raw = unsafe cmd_cacheLoad(base &+ (bucket & mask)) else { return nil }
@@ -56,4 +64,18 @@ struct CacheBuckets: Sendable {
         unsafe retained.release()
         return unsafe Unmanaged<Object>.fromOpaque(current).takeUnretainedValue()
     }
+}
+
+/// The largest number of loaded images seen so far, in CMetadata's static storage
+/// (`cmd_observedImageCount`): read on the warm path of every negative conformance answer.
+@usableFromInline
+enum ObservedImageCount {
+    /// The count, read with acquire ordering.
+    @inlinable
+    @inline(__always)
+    static var current: Int { Int(cmd_observedImageCountLoad()) }
+
+    /// Raises the count to `count` unless a larger one was published.
+    /// - Parameter count: A count the runtime reported.
+    static func raise(to count: Int) { cmd_observedImageCountRaise(count) }
 }

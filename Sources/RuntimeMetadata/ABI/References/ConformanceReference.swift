@@ -59,8 +59,10 @@ extension ConformanceRecordReference {
 
 /// A handle to a witness table the runtime instantiated for a type.
 @safe
+@usableFromInline
 struct WitnessTableReference: Hashable, Sendable {
     /// The table's address.
+    @usableFromInline
     nonisolated(unsafe) let address: UnsafeRawPointer
 
     /// Wraps a witness table address.
@@ -71,6 +73,7 @@ struct WitnessTableReference: Hashable, Sendable {
 
     /// Wraps the address of a witness table that `identity` returned.
     /// - Parameter identity: A nonzero table address.
+    @inlinable
     init(identity: UInt) {
         unsafe self.address = UnsafeRawPointer(bitPattern: identity)!
     }
@@ -116,11 +119,13 @@ struct WitnessTableReference: Hashable, Sendable {
 
 extension WitnessTableReference {
     /// Whether two handles address the same table.
+    @usableFromInline
     static func == (lhs: WitnessTableReference, rhs: WitnessTableReference) -> Bool {
         unsafe lhs.address == rhs.address
     }
 
     /// Hashes the address.
+    @usableFromInline
     func hash(into hasher: inout Hasher) { hasher.combine(UInt(bitPattern: unsafe address)) }
 }
 

@@ -218,8 +218,10 @@ struct DescriptorReference: Hashable, Sendable {
 
 /// A handle to a protocol descriptor.
 @safe
+@usableFromInline
 struct ProtocolReference: Hashable, Sendable {
     /// The descriptor's address.
+    @usableFromInline
     nonisolated(unsafe) let address: UnsafeRawPointer
 
     /// Wraps a protocol descriptor address.
@@ -231,6 +233,7 @@ struct ProtocolReference: Hashable, Sendable {
     private var layout: ProtocolDescriptorLayout { unsafe ProtocolDescriptorLayout(address) }
 
     /// A stable integer identity.
+    @inlinable
     var identity: UInt { UInt(bitPattern: unsafe address) }
 
     /// The context descriptor handle.
@@ -320,8 +323,10 @@ extension DescriptorReference {
 
 extension ProtocolReference {
     /// Whether two handles address the same record.
+    @usableFromInline
     static func == (lhs: ProtocolReference, rhs: ProtocolReference) -> Bool { unsafe lhs.address == rhs.address }
 
     /// Hashes the address.
+    @usableFromInline
     func hash(into hasher: inout Hasher) { hasher.combine(UInt(bitPattern: unsafe address)) }
 }

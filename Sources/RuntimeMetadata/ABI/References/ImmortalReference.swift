@@ -23,6 +23,7 @@ struct ImmortalReference<Object: AnyObject & Sendable>: Sendable {
     /// Wraps an unretained reference to an immortal object.
     /// - Parameter unmanaged: The reference.
     @inlinable
+    @inline(__always)
     init(unmanaged: Unmanaged<Object>) {
         unsafe self.unmanaged = unmanaged
     }
@@ -33,6 +34,7 @@ struct ImmortalReference<Object: AnyObject & Sendable>: Sendable {
 
     /// Calls `body` with the object, without retaining it.
     @inlinable
+    @inline(__always)
     func withObject<R>(_ body: (Object) throws -> R) rethrows -> R {
         try unsafe unmanaged._withUnsafeGuaranteedRef(body)
     }

@@ -7,9 +7,11 @@
 // life of the process, which is what makes holding the address sound.
 
 /// A handle to a complete type metadata record.
+@usableFromInline
 @safe
 struct MetadataReference: Hashable, Sendable {
     /// The metadata's address point.
+    @usableFromInline
     nonisolated(unsafe) let address: UnsafeRawPointer
 
     /// Wraps an address known to be complete metadata.
@@ -20,6 +22,7 @@ struct MetadataReference: Hashable, Sendable {
 
     /// The metadata of a copyable type.
     /// - Parameter type: The type.
+    @inlinable
     init(_ type: Any.Type) {
         unsafe self.address = unsafeBitCast(type, to: UnsafeRawPointer.self)
     }
@@ -38,6 +41,7 @@ struct MetadataReference: Hashable, Sendable {
     }
 
     /// A stable integer identity for hashing and caching.
+    @inlinable
     var identity: UInt { UInt(bitPattern: unsafe address) }
 
     /// The layout view.
@@ -465,8 +469,10 @@ struct MetadataReference: Hashable, Sendable {
 
 extension MetadataReference {
     /// Whether two handles address the same record.
+    @usableFromInline
     static func == (lhs: MetadataReference, rhs: MetadataReference) -> Bool { unsafe lhs.address == rhs.address }
 
     /// Hashes the address.
+    @usableFromInline
     func hash(into hasher: inout Hasher) { hasher.combine(UInt(bitPattern: unsafe address)) }
 }

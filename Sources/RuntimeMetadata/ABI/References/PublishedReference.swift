@@ -30,6 +30,7 @@ struct PublishedReference<Instance: AnyObject & Sendable>: ~Copyable, Sendable {
     /// publish (the process-lifetime caches).
     /// - Returns: An unretained reference, or `nil`.
     @inlinable
+    @inline(__always)
     func loadImmortal() -> ImmortalReference<Instance>? {
         unsafe storage.load(ordering: .acquiring).map { unsafe ImmortalReference(unmanaged: $0) }
     }
