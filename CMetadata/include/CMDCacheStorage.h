@@ -24,10 +24,11 @@ CMD_ASSUME_NONNULL_BEGIN
 /// sized to what it holds (RuntimeMetadata's `CacheTable`): a bucket's first write faults its
 /// page in and zeroes it, and a small table spread over many pages made a first query pay for
 /// a dozen such faults.
-#define CMD_CACHE_BUCKET_COUNT 12288
+#define CMD_CACHE_BUCKET_COUNT 9728
 
-/// The buckets, table after table; each holds a retained object reference or null.
-CMD_EXTERN _Atomic(void *_Nullable) cmd_cacheBuckets[CMD_CACHE_BUCKET_COUNT];
+/// The buckets, table after table; each holds a retained object reference or null. Page-aligned,
+/// so that a table placed at a multiple of 512 buckets starts a page.
+CMD_EXTERN _Atomic(void *_Nullable) cmd_cacheBuckets[CMD_CACHE_BUCKET_COUNT] __attribute__((aligned(4096)));
 
 /// Reads a bucket with acquire ordering.
 /// - Parameter slot: the table's first bucket plus the bucket, below `CMD_CACHE_BUCKET_COUNT`.

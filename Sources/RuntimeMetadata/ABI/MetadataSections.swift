@@ -48,20 +48,30 @@ struct ImageSections: Sendable {
     /// - Parameter transform: Makes an element from an image's sections.
     /// - Returns: The elements, in image order.
     static func all<Element>(_ transform: (ImageSections) -> Element) -> [Element] {
+        var elements: [Element] = []
+        unsafe forEach { count, sections in
+            if elements.isEmpty { elements.reserveCapacity(count) }
+            unsafe elements.append(transform(sections))
+        }
+        return elements
+    }
+
+    /// Visits every loaded image's sections, in image order, without building an array: the
+    /// runtime's records are copied into a temporary buffer first.
+    /// - Parameter body: Receives the number of images and one image's sections.
+    static func forEach(_ body: (_ count: Int, ImageSections) -> Void) {
         var capacity = 64
         while true {
-            let elements = unsafe withUnsafeTemporaryAllocation(of: CMDImage.self, capacity: capacity) { buffer in
+            let done = unsafe withUnsafeTemporaryAllocation(of: CMDImage.self, capacity: capacity) { buffer in
                 let count = unsafe cmd_copyImages(buffer.baseAddress, capacity)
                 guard count <= capacity else {
                     capacity = count + 8
-                    return [Element]?.none
+                    return false
                 }
-                var elements: [Element] = []
-                elements.reserveCapacity(count)
-                for index in 0..<count { unsafe elements.append(transform(ImageSections(buffer[index]))) }
-                return elements
+                for index in 0..<count { unsafe body(count, ImageSections(buffer[index])) }
+                return true
             }
-            if let elements { return elements }
+            if done { return }
         }
     }
 
@@ -224,6 +234,12 @@ enum LoadedImages {
     /// - Returns: The elements.
     static func images<Element>(_ transform: (ImageRecords) -> Element) -> [Element] {
         unsafe ImageSections.all { unsafe transform(ImageRecords($0)) }
+    }
+
+    /// Visits every loaded image, in image order, without building an array.
+    /// - Parameter body: Receives each image's records.
+    static func forEachImage(_ body: (ImageRecords) -> Void) {
+        unsafe ImageSections.forEach { _, sections in unsafe body(ImageRecords(sections)) }
     }
 }
 

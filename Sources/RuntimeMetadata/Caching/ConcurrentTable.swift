@@ -84,14 +84,17 @@ enum CacheTable: Int, CaseIterable {
     var bucketCount: Int {
         switch self {
         case .typeRecords, .conformanceAnswers: 4096
-        case .namedTypes, .protocolRecords: 1024
-        case .images: 256
+        case .namedTypes: 1024
+        case .protocolRecords: 256
+        case .images: 128
         case .typeNameIndexes, .conformanceIndexes: 64
         }
     }
 
-    /// The first bucket: the tables follow one another in declaration order, and a test checks
-    /// that they fit in the storage.
+    /// The first bucket: the tables follow one another, and a test checks that they fit in the
+    /// storage. The four small tables a process's first conformance query writes to (images,
+    /// indexes, one protocol's records) share one 4 KiB page of it, so that query faults in one
+    /// fresh page of buckets rather than three.
     @inlinable
     @inline(__always)
     var base: Int {
@@ -99,10 +102,10 @@ enum CacheTable: Int, CaseIterable {
         case .typeRecords: 0
         case .conformanceAnswers: 4096
         case .namedTypes: 8192
-        case .protocolRecords: 9216
-        case .images: 10240
-        case .typeNameIndexes: 10496
-        case .conformanceIndexes: 10560
+        case .images: 9216
+        case .typeNameIndexes: 9344
+        case .conformanceIndexes: 9408
+        case .protocolRecords: 9472
         }
     }
 }

@@ -129,12 +129,6 @@ final class ComparatorBox: LazyBox {
     init(_ value: ValueComparator) { self.value = value }
 }
 
-/// A boxed existential shape.
-final class ExistentialShapeBox: LazyBox {
-    let value: ExistentialShape?
-    init(_ value: ExistentialShape?) { self.value = value }
-}
-
 /// Boxed strings.
 final class StringsBox: LazyBox {
     let value: [String]
@@ -157,6 +151,12 @@ final class ProtocolReferencesBox: LazyBox {
 final class ConformanceRecordReferencesBox: LazyBox {
     let value: [ConformanceRecordReference]
     init(_ value: [ConformanceRecordReference]) { self.value = value }
+}
+
+/// The images of one generation.
+final class ImagesBox: LazyBox {
+    let value: [Image]
+    init(_ value: [Image]) { self.value = value }
 }
 
 /// Boxed conformance records.

@@ -50,7 +50,6 @@ final class TypeRecord: ConcurrentTableNode {
     let caseNames = LazyValue<StringsBox>()
     let tupleElements = LazyValue<TupleElementsBox>()
     let comparator = LazyValue<ComparatorBox>()
-    let existentialShape = LazyValue<ExistentialShapeBox>()
 
     @usableFromInline
     func nextNode() -> ImmortalReference<TypeRecord>? { next.loadImmortal() }

@@ -9,7 +9,7 @@
 /// All conformance records of a set of loaded images, indexed on demand.
 final class ConformanceIndex: ConcurrentTableNode {
     /// The images, in registration order.
-    let images: [Image]
+    private let imageList = LazyValue<ImagesBox>()
     /// The number of images.
     let imageCount: Int
     /// The table key: the image count.
@@ -25,7 +25,12 @@ final class ConformanceIndex: ConcurrentTableNode {
 
     init(imageCount: Int) {
         self.imageCount = imageCount
-        self.images = LoadedImages.images(Image.init)
+    }
+
+    /// The images of this generation, listed on first use. Images are only ever appended to
+    /// the runtime's list, so its first `imageCount` entries are this generation's.
+    var images: [Image] {
+        imageList.value { Array(LoadedImages.images(Image.init).prefix(imageCount)) }
     }
 
     /// Every record, in image order.
@@ -58,10 +63,18 @@ final class ConformanceIndex: ConcurrentTableNode {
     func records(of protocolReference: ProtocolReference) -> [ConformanceRecord] {
         let key = IdentityPair(first: protocolReference.identity, second: UInt(imageCount))
         return ProtocolRecords.table.node(for: key) {
+            // One pass over the runtime's image list, as its own scan does: no list of images
+            // is built, and an image's shared record is looked up only when it has a match.
             var records: [ConformanceRecord] = []
-            for image in images {
-                image.forEachConformanceReference(of: protocolReference) { reference in
-                    records.append(ConformanceRecord(reference, image: image))
+            var visited = 0
+            LoadedImages.forEachImage { sections in
+                guard visited < imageCount else { return }
+                visited += 1
+                var image: Image?
+                sections.forEachConformance(of: protocolReference) { reference in
+                    let owner = image ?? Image(sections)
+                    image = owner
+                    records.append(ConformanceRecord(reference, image: owner))
                 }
             }
             return ProtocolRecords(key: key, records: records)

@@ -32,8 +32,11 @@ public struct ProtocolDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``RuntimeMetadataError/notAProtocol(typeName:)`` for other types, compositions and
     ///   `Any` (which is also what `(any Sendable).self` is at run time).
     public init(_ existential: Any.Type) throws(RuntimeMetadataError) {
-        let metadata = TypeMetadata(existential)
-        guard let only = metadata.singleProtocol else { throw .notAProtocol(typeName: metadata.name) }
+        // Read from the metadata header: no type record is made for the existential, which on
+        // a process's first query is most of the work.
+        guard let only = ExistentialShape(MetadataReference(existential))?.singleProtocol else {
+            throw .notAProtocol(typeName: TypeMetadata(existential).name)
+        }
         self.init(only)
     }
 
@@ -136,7 +139,8 @@ public struct ProtocolRequirement: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(kind)" }
 }
 
-/// The facts about an existential type that opening a value as it needs, cached per type.
+/// The facts about an existential type that opening a value as it needs, read from its
+/// metadata's header (a few loads: cheaper than a cache).
 struct ExistentialShape: Sendable {
     /// The protocol, when the existential has exactly one and no superclass constraint.
     var singleProtocol: ProtocolReference?
@@ -146,28 +150,22 @@ struct ExistentialShape: Sendable {
     var isError: Bool
     /// The number of witness tables in the container.
     var witnessTableCount: Int
+
+    /// The shape of an existential type's metadata.
+    /// - Parameter metadata: The metadata; `nil` for other kinds.
+    init?(_ metadata: MetadataReference) {
+        guard let header = metadata.existentialHeader else { return nil }
+        typealias Flag = ExistentialTypeMetadataLayout.Flag
+        singleProtocol = header.onlyProtocol
+        isClassBound = header.flags & Flag.classConstraintMask == 0
+        isError = (header.flags & Flag.specialProtocolMask) >> Flag.specialProtocolShift == 1
+        witnessTableCount = Int(header.flags & Flag.numWitnessTablesMask)
+    }
 }
 
 extension TypeMetadata {
-    /// The shape of an existential type, or `nil` for other kinds; cached.
-    var existentialShape: ExistentialShape? {
-        immortalRecord.withObject { record in
-            record.existentialShape.immortalBox {
-                computeExistentialShape(record)
-            }
-        }.withObject { $0.value }
-    }
-
-    private func computeExistentialShape(_ record: TypeRecord) -> ExistentialShape? {
-        guard let header = record.reference.existentialHeader else { return nil }
-        typealias Flag = ExistentialTypeMetadataLayout.Flag
-        return ExistentialShape(
-            singleProtocol: header.onlyProtocol,
-            isClassBound: header.flags & Flag.classConstraintMask == 0,
-            isError: (header.flags & Flag.specialProtocolMask) >> Flag.specialProtocolShift == 1,
-            witnessTableCount: Int(header.flags & Flag.numWitnessTablesMask)
-        )
-    }
+    /// The shape of an existential type, or `nil` for other kinds.
+    var existentialShape: ExistentialShape? { ExistentialShape(reference) }
 
     /// The protocol of an existential of exactly one protocol without superclass.
     var singleProtocol: ProtocolReference? { existentialShape?.singleProtocol }

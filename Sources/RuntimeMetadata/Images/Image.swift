@@ -29,17 +29,6 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
         storage.withObject { image in image.conformances.value { image.records.conformances } }
     }
 
-    /// The image's conformance descriptors for one protocol, by a pass over its section.
-    /// - Parameters:
-    ///   - protocolReference: The protocol.
-    ///   - body: Receives each descriptor, in section order.
-    func forEachConformanceReference(
-        of protocolReference: ProtocolReference,
-        _ body: (ConformanceRecordReference) -> Void
-    ) {
-        storage.withObject { $0.records.forEachConformance(of: protocolReference, body) }
-    }
-
     /// The image with these sections, sharing the records of earlier values for it.
     /// - Parameter records: The image's sections.
     init(_ records: LoadedImages.ImageRecords) {

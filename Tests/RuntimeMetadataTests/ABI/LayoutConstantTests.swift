@@ -59,5 +59,9 @@ extension LayoutConstantTests {
         for table in CacheTable.allCases {
             #expect(table.bucketCount & (table.bucketCount - 1) == 0, "\(table)")
         }
+        // The small tables of a first conformance query share one page (4,096 bytes: 512 buckets).
+        let firstQuery: [CacheTable] = [.images, .typeNameIndexes, .conformanceIndexes, .protocolRecords]
+        let pages = Set(firstQuery.flatMap { [$0.base / 512, ($0.base + $0.bucketCount - 1) / 512] })
+        #expect(pages.count == 1)
     }
 }
