@@ -33,7 +33,7 @@ import sys
 PAIRS = [
     ("Conformance.lookup.hit.warm", "AsCast.lookup.hit", ">= 5x faster", 5.0, 4.0),
     ("Conformance.lookup.miss.warm", "AsCast.lookup.miss", ">= 5x faster", 5.0, 4.0),
-    ("Open.visitor.warm", "AsCast.value", ">= 10x faster", 10.0, 8.0),
+    ("Open.visitor.warm", "AsCast.value", ">= 10x faster", 10.0, 6.0),
     ("Open.value.warm", "AsCast.value", ">= 10x faster", 10.0, 4.0),
     ("Fields.list.heldMetadata.warm", "Mirror.children", ">= 200x faster", 200.0, 150.0),
     ("Fields.list.warm", "Mirror.children", ">= 200x faster", 200.0, 80.0),
