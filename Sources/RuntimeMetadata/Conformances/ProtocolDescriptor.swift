@@ -139,15 +139,11 @@ public struct ProtocolRequirement: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(kind)" }
 }
 
-/// The facts about an existential type that opening a value as it needs, read from its
+/// What finding a protocol and opening a metatype need of an existential type, read from its
 /// metadata's header (a few loads: cheaper than a cache).
 struct ExistentialShape: Sendable {
     /// The protocol, when the existential has exactly one and no superclass constraint.
     var singleProtocol: ProtocolReference?
-    /// Whether the container is a class reference.
-    var isClassBound: Bool
-    /// Whether it is `any Error`, a boxed reference.
-    var isError: Bool
     /// The number of witness tables in the container.
     var witnessTableCount: Int
 
@@ -155,18 +151,12 @@ struct ExistentialShape: Sendable {
     /// - Parameter metadata: The metadata; `nil` for other kinds.
     init?(_ metadata: MetadataReference) {
         guard let header = metadata.existentialHeader else { return nil }
-        typealias Flag = ExistentialTypeMetadataLayout.Flag
         singleProtocol = header.onlyProtocol
-        isClassBound = header.flags & Flag.classConstraintMask == 0
-        isError = (header.flags & Flag.specialProtocolMask) >> Flag.specialProtocolShift == 1
-        witnessTableCount = Int(header.flags & Flag.numWitnessTablesMask)
+        witnessTableCount = Int(header.flags & ExistentialTypeMetadataLayout.Flag.numWitnessTablesMask)
     }
 }
 
 extension TypeMetadata {
     /// The shape of an existential type, or `nil` for other kinds.
     var existentialShape: ExistentialShape? { ExistentialShape(reference) }
-
-    /// The protocol of an existential of exactly one protocol without superclass.
-    var singleProtocol: ProtocolReference? { existentialShape?.singleProtocol }
 }
