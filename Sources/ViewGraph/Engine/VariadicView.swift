@@ -99,12 +99,19 @@ extension ForEach where Data == VariadicView, ID == AnyHashable {
 enum VariadicFlattening {
     @MainActor
     static func flatten<V: View>(_ view: V, identity: AnyHashable?, into subviews: inout [Subview]) {
+        // A multi-view primitive, lent without a copy, lists its children.
         if V.Body.self == Never.self,
-            let primitive = PrimitiveResolution.primitiveProtocol?.open(view, as: (any PrimitiveView).self),
-            primitive.isMultiView
+            let children = PrimitiveResolution.primitiveProtocol?.withOpened(
+                view,
+                as: (any PrimitiveView).self,
+                { primitive -> Children? in
+                    guard primitive.isMultiView else { return nil }
+                    var children = Children(node: nil)
+                    primitive.makeChildren(&children)
+                    return children
+                }
+            ) ?? nil
         {
-            var children = Children(node: nil)
-            primitive.makeChildren(&children)
             for entry in children.entries {
                 flatten(entry.view, identity: entry.identity ?? identity, into: &subviews)
             }

@@ -73,9 +73,15 @@ public struct ViewStyledBody<StyledView: ViewStyledView>: View, PrimitiveView {
     @MainActor func makeChildren(_ children: inout Children) {
         let key = ObjectIdentifier(StyledView.Configuration.self)
         if let entry = children.read(\.styles[key]),
-            let opened = StyleResolution.viewStyle?.open(entry.style, as: (any ViewStyle).self)
+            StyleResolution.viewStyle?.withOpened(
+                entry.style,
+                as: (any ViewStyle).self,
+                { style in
+                    StyleResolution.append(style, configuration: view.configuration, to: &children)
+                }
+            ) == true
         {
-            if StyleResolution.append(opened, configuration: view.configuration, to: &children) { return }
+            return
         }
         children.append(StyledView.defaultStyle.makeBody(configuration: view.configuration))
     }

@@ -18,20 +18,22 @@ final class Node<V: View>: ViewNode {
     override var viewValue: Any { view }
 
     override var renderAttributes: RenderAttributes {
-        primitive?.renderAttributes ?? RenderAttributes()
+        withPrimitive { $0.renderAttributes } ?? RenderAttributes()
     }
 
     override var childEnvironment: EnvironmentValues {
-        guard let primitive else { return environment }
         var environment = self.environment
-        primitive.transformEnvironment(&environment)
+        withPrimitive { $0.transformEnvironment(&environment) }
         return environment
     }
 
-    /// The view as a primitive, opened through RuntimeMetadata's conformance cache.
-    private var primitive: (any PrimitiveView)? {
+    /// Lends the view to `body` as a primitive, opened through RuntimeMetadata's conformance
+    /// cache without copying it.
+    /// - Returns: What `body` returns, or `nil` when the view is not a primitive.
+    @discardableResult
+    private func withPrimitive<R>(_ body: (borrowing any PrimitiveView) -> R) -> R? {
         guard V.Body.self == Never.self else { return nil }
-        return PrimitiveResolution.primitiveProtocol?.open(view, as: (any PrimitiveView).self)
+        return PrimitiveResolution.primitiveProtocol?.withOpened(view, as: (any PrimitiveView).self, body)
     }
 
     /// Takes the parent's new value for this view; it is evaluated again only when the value
@@ -55,9 +57,7 @@ final class Node<V: View>: ViewNode {
                 InvalidView(typeName: "\(TypeMetadata(V.self).name) nests deeper than \(ViewGraph.maximumDepth) levels")
             )
         } else if V.Body.self == Never.self {
-            if let primitive {
-                primitive.makeChildren(&children)
-            } else {
+            if withPrimitive({ $0.makeChildren(&children) }) == nil {
                 children.append(InvalidView(typeName: "\(TypeMetadata(V.self).name) has no body"))
             }
         } else {
@@ -110,18 +110,27 @@ enum PropertyFields {
 /// What renderers know of modifiers.
 enum ModifierRoles {
     static func attributes<Modifier: ViewModifier>(of modifier: Modifier) -> RenderAttributes {
-        primitive(modifier)?.renderAttributes ?? RenderAttributes()
+        withPrimitive(modifier) { $0.renderAttributes } ?? RenderAttributes()
     }
 
     static func transformEnvironment<Modifier: ViewModifier>(
         _ environment: inout EnvironmentValues,
         by modifier: Modifier
     ) {
-        primitive(modifier)?.transformEnvironment(&environment)
+        withPrimitive(modifier) { $0.transformEnvironment(&environment) }
     }
 
-    private static func primitive<Modifier: ViewModifier>(_ modifier: Modifier) -> (any PrimitiveModifier)? {
+    /// Lends a modifier to `body` as a primitive, without copying it.
+    @discardableResult
+    private static func withPrimitive<Modifier: ViewModifier, R>(
+        _ modifier: Modifier,
+        _ body: (borrowing any PrimitiveModifier) -> R
+    ) -> R? {
         guard Modifier.Body.self == Never.self else { return nil }
-        return PrimitiveResolution.primitiveModifierProtocol?.open(modifier, as: (any PrimitiveModifier).self)
+        return PrimitiveResolution.primitiveModifierProtocol?.withOpened(
+            modifier,
+            as: (any PrimitiveModifier).self,
+            body
+        )
     }
 }
