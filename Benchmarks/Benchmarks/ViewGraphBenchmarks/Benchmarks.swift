@@ -73,6 +73,13 @@ struct ErasedTree: View {
     }
 }
 
+/// Runs a benchmark's body on the main actor, where the graph lives; the harness runs one
+/// benchmark at a time, so handing it the benchmark is safe.
+func onMainActor(_ benchmark: Benchmark, _ body: @MainActor (Benchmark) -> Void) async {
+    nonisolated(unsafe) let benchmark = benchmark
+    await MainActor.run { body(benchmark) }
+}
+
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal],
@@ -82,9 +89,7 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     Benchmark("ViewGraph.build.dynamic10k", configuration: configuration) { benchmark in
-        // The harness runs one benchmark at a time; the graph lives on the main actor.
-        nonisolated(unsafe) let benchmark = benchmark
-        await MainActor.run {
+        await onMainActor(benchmark) { benchmark in
             for _ in benchmark.scaledIterations {
                 let items = (0..<Items.itemCount).map(Items.typed)
                 blackHole(ViewGraph(root: DynamicTree(items: items)))
@@ -92,9 +97,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     Benchmark("AnyView.build.erased10k", configuration: configuration) { benchmark in
-        // The harness runs one benchmark at a time; the graph lives on the main actor.
-        nonisolated(unsafe) let benchmark = benchmark
-        await MainActor.run {
+        await onMainActor(benchmark) { benchmark in
             for _ in benchmark.scaledIterations {
                 let items = (0..<Items.itemCount).map(Items.erased)
                 blackHole(ViewGraph(root: ErasedTree(items: items)))
@@ -104,9 +107,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // Updating 1% of the leaves against rebuilding the tree.
     Benchmark("ViewGraph.update.onePercent", configuration: configuration) { benchmark in
-        // The harness runs one benchmark at a time; the graph lives on the main actor.
-        nonisolated(unsafe) let benchmark = benchmark
-        await MainActor.run {
+        await onMainActor(benchmark) { benchmark in
             let graph = ViewGraph(root: DynamicTree(items: (0..<Items.itemCount).map(Items.typed)))
             // 1% of the leaves: as many counters, spread over the tree, each of which owns one leaf.
             let leafCount = graph.allNodes.filter(\.children.isEmpty).count
@@ -122,9 +123,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     Benchmark("ViewGraph.rebuild", configuration: configuration) { benchmark in
-        // The harness runs one benchmark at a time; the graph lives on the main actor.
-        nonisolated(unsafe) let benchmark = benchmark
-        await MainActor.run {
+        await onMainActor(benchmark) { benchmark in
             let items = (0..<Items.itemCount).map(Items.typed)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
@@ -141,9 +140,7 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(2)
     )
     Benchmark("ViewGraph.resolve.anyChild.warm", configuration: small) { benchmark in
-        // The harness runs one benchmark at a time; the graph lives on the main actor.
-        nonisolated(unsafe) let benchmark = benchmark
-        await MainActor.run {
+        await onMainActor(benchmark) { benchmark in
             let dynamicChild: Any = Row(title: "a", detail: "b")
             for _ in benchmark.scaledIterations {
                 blackHole(ViewGraph(root: Group { DynamicView(dynamicChild) }))
@@ -151,9 +148,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     Benchmark("ViewGraph.resolve.typedChild", configuration: small) { benchmark in
-        // The harness runs one benchmark at a time; the graph lives on the main actor.
-        nonisolated(unsafe) let benchmark = benchmark
-        await MainActor.run {
+        await onMainActor(benchmark) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(ViewGraph(root: Group { Row(title: "a", detail: "b") }))
             }
