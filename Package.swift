@@ -64,9 +64,17 @@ let package = Package(
             path: "Tests/FixturesWithoutReflection",
             swiftSettings: strictSettings + [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]
         ),
+        .target(
+            name: "Swift5Client",
+            dependencies: ["RuntimeMetadata", "Fixtures"],
+            path: "Tests/Swift5Client",
+            swiftSettings: [.treatAllWarnings(as: .error), .swiftLanguageMode(.v5)]
+        ),
         .testTarget(
             name: "RuntimeMetadataTests",
-            dependencies: ["RuntimeMetadata", "Fixtures", "FixturesWithoutReflection", "ResilientFixtures"],
+            dependencies: [
+                "RuntimeMetadata", "Fixtures", "FixturesWithoutReflection", "ResilientFixtures", "Swift5Client",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -80,6 +80,20 @@ CMD_SWIFT_CC extern CMDMetadataResponse swift_getAssociatedTypeWitness(
 // BoxPair swift_allocBox(Metadata const *type);  // SWIFT_CC(swift), include/swift/Runtime/HeapObject.h
 CMD_SWIFT_CC extern CMDBoxPair swift_allocBox(const void *);
 
+// struct ErrorValueResult { const OpaqueValue *value; const Metadata *type;
+//     const WitnessTable *errorConformance; };
+// void swift_getErrorValue(const SwiftError *errorObject, void **scratch, ErrorValueResult *out);
+// C, include/swift/Runtime/Error.h
+typedef struct {
+    const void *value;
+    const void *type;
+    const void *errorConformance;
+} CMDErrorValueResult;
+extern void swift_getErrorValue(const void *, void **, CMDErrorValueResult *);
+
+// const ClassMetadata *swift_getObjectType(HeapObject *object);  // C, include/swift/Runtime/Metadata.h
+extern const void *swift_getObjectType(const void *);
+
 const void *cmd_getTypeByMangledNameInContext(
     const char *name,
     size_t length,
@@ -148,6 +162,19 @@ void *cmd_allocBox(const void *metadata, void **buffer) {
     CMDBoxPair pair = swift_allocBox(metadata);
     *buffer = pair.buffer;
     return pair.object;
+}
+
+const void *cmd_getErrorValue(const void *errorBox, const void **type) {
+    // The scratch word is written only for a bridged NSError, which Linux does not have.
+    void *scratch = NULL;
+    CMDErrorValueResult result;
+    swift_getErrorValue(errorBox, &scratch, &result);
+    *type = result.type;
+    return result.value;
+}
+
+const void *cmd_getObjectType(const void *object) {
+    return swift_getObjectType(object);
 }
 
 // Access functions: MetadataResponse (MetadataRequest, const Metadata *...), swiftcall,

@@ -144,6 +144,24 @@ CMD_EXTERN const void *_Nullable cmd_getAssociatedTypeWitness(
 /// - Returns: The box, retained once.
 CMD_EXTERN void *cmd_allocBox(const void *metadata, void *_Nullable *_Nonnull buffer);
 
+/// Finds the value an `any Error` box holds.
+///
+/// Wraps `swift_getErrorValue` (C), declared in swiftlang/swift `include/swift/Runtime/Error.h`.
+/// On Linux every error box is a native `SwiftError`; the value stays owned by the box.
+/// - Parameters:
+///   - errorBox: The box, the one word of an `any Error` container.
+///   - type: Receives the value's dynamic type.
+/// - Returns: The value's address inside the box.
+CMD_EXTERN const void *cmd_getErrorValue(const void *errorBox, const void *_Nullable *_Nonnull type);
+
+/// Returns the class of a native Swift object.
+///
+/// Wraps `swift_getObjectType` (C), declared in swiftlang/swift
+/// `include/swift/Runtime/Metadata.h`.
+/// - Parameter object: The object.
+/// - Returns: Its class's metadata.
+CMD_EXTERN const void *cmd_getObjectType(const void *object);
+
 /// Calls a type's metadata access function with up to three key arguments.
 ///
 /// Access functions are swiftcall functions stored as relative pointers in type

@@ -78,6 +78,23 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
     /// A library loaded, but the Swift runtime registered no metadata for it.
     case notASwiftImage(path: String)
 
+    /// A function value is stored at its declaration's own abstraction, which generic code
+    /// cannot move: the runtime has no reabstraction thunk to convert it. Nothing was read or
+    /// written. A function held through a generic parameter is not affected.
+    ///
+    /// - Parameters:
+    ///   - typeName: The stored type, which is or contains a function type.
+    ///   - context: What was accessed, such as "field 'onTap' of 'MyApp.Button'".
+    case functionNotReabstractable(typeName: String, context: String)
+
+    /// An input is larger or deeper than ``RuntimeMetadataLimits`` allows; the runtime never saw it.
+    ///
+    /// - Parameters:
+    ///   - limit: The limit that was hit.
+    ///   - value: How large or deep the input is, or at least how far it was read.
+    ///   - context: The input, shortened.
+    case limitExceeded(_ limit: RuntimeMetadataLimit, value: Int, context: String)
+
     /// A human-readable explanation.
     public var description: String {
         switch self {
@@ -112,6 +129,11 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
             return "cannot load '\(path)': \(reason)"
         case .notASwiftImage(let path):
             return "'\(path)' loaded, but it carries no Swift metadata"
+        case .functionNotReabstractable(let typeName, let context):
+            return
+                "\(context) holds a function of type '\(typeName)' at its declared abstraction; without a reabstraction thunk, which only the compiler can emit, it cannot be read or written as a value"
+        case .limitExceeded(let limit, let value, let context):
+            return "\(limit) exceeds its limit of \(limit.maximum) (\(value)) in '\(context)'"
         }
     }
 }

@@ -167,6 +167,24 @@ enum RuntimeEntryPoints {
         return unsafe (box, value!)
     }
 
+    /// `swift_getErrorValue`: the value an `any Error` box holds.
+    /// - Parameter box: The error box.
+    /// - Returns: The value's address inside the box and its type, or `nil` when the runtime
+    ///   reports no type.
+    static func errorValue(in box: UnsafeRawPointer) -> (value: UnsafeRawPointer, type: UnsafeRawPointer)? {
+        var type: UnsafeRawPointer? = nil
+        let value = unsafe cmd_getErrorValue(box, &type)
+        guard let type = unsafe type else { return nil }
+        return unsafe (value, type)
+    }
+
+    /// `swift_getObjectType`.
+    /// - Parameter object: A native Swift object.
+    /// - Returns: Its class's metadata.
+    static func objectType(of object: UnsafeRawPointer) -> UnsafeRawPointer {
+        unsafe cmd_getObjectType(object)
+    }
+
     /// Calls a copy or take witness (`initializeWithCopy` and its siblings).
     /// - Parameters:
     ///   - witness: The witness.

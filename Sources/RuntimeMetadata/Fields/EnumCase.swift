@@ -28,6 +28,10 @@ public struct EnumCase: Hashable, Sendable, CustomStringConvertible {
     /// The enum that declares the case.
     public let enumType: TypeMetadata
 
+    /// Whether the payload is a function at the case's declared abstraction, which generic
+    /// code cannot move (FunctionAbstraction.swift).
+    let storesSubstitutedFunction: Bool
+
     /// The name and payload.
     public var description: String {
         hasPayload ? "\(name)(\(payloadType?.name ?? "<unknown>"))" : name
@@ -77,7 +81,10 @@ extension TypeMetadata {
                         payloadLabels: labels,
                         hasPayload: tag < counts.payload || entry.hasType,
                         isIndirect: entry.flags & 0x1 != 0,
-                        enumType: self
+                        enumType: self,
+                        storesSubstitutedFunction: entry.type.map {
+                            TypeMetadata($0).storesSubstitutedFunction(declaredAs: entry.mangledTypeName ?? "")
+                        } ?? false
                     )
                 )
             }

@@ -45,30 +45,27 @@ extension Field {
         return try castValue(in: root, as: Value.self)
     }
 
-    /// The general read: existential roots opened, and the value cast to `Value` with `as?`.
+    /// The general read: the root projected out of any existential containers, and the value
+    /// cast to `Value` with `as?`.
     @inline(never)
     private func castValue<Root, Value>(in root: Root, as type: Value.Type) throws(RuntimeMetadataError) -> Value {
-        if needsOpening(Root.self) {
-            // A struct, enum or tuple held in an existential: read from the opened value.
-            func read<Opened>(_ opened: Opened) -> Result<Value, RuntimeMetadataError> {
-                Result { () throws(RuntimeMetadataError) -> Value in try self.value(in: opened, as: Value.self) }
-            }
-            return try _openExistential(root as Any, do: read).get()
-        }
         let fieldType = try resolvedType()
-        let isReference = try checkRoot(root)
-        let value = OpaqueValueAccess.readField(
+        let outcome = OpaqueValueAccess.readField(
             of: root,
-            isReference: isReference,
+            access: rootAccess,
             offset: offset,
             fieldType: fieldType.reference,
             ownership: ownership.storage,
             as: Value.self
         )
-        guard let value else {
+        switch outcome {
+        case .done(let value):
+            return value
+        case .rootMismatch(let dynamicType):
+            throw rootMismatch(dynamicType)
+        case .notCastable:
             throw .typeMismatch(expected: fieldType.name, actual: String(reflecting: Value.self), context: context)
         }
-        return value
     }
 
     /// Reads the property from a value as `Any`.
@@ -95,40 +92,21 @@ extension Field {
     /// - Throws: ``RuntimeMetadataError/typeMismatch(expected:actual:context:)`` when `root` is not of
     ///   the declaring type or `newValue` does not cast to the property's type.
     public func setValue<Root, Value>(_ newValue: Value, in root: inout Root) throws(RuntimeMetadataError) {
-        if needsOpening(Root.self) {
-            // A value held in an existential: write into the opened value, then store it back.
-            func write<Opened>(_ opened: Opened) -> Result<Root, RuntimeMetadataError> {
-                var copy = opened
-                do throws(RuntimeMetadataError) {
-                    try self.setValue(newValue, in: &copy)
-                } catch {
-                    return .failure(error)
-                }
-                guard let rewrapped = copy as? Root else {
-                    return .failure(
-                        .typeMismatch(
-                            expected: TypeMetadata(Root.self).name,
-                            actual: declaringType.name,
-                            context: context
-                        )
-                    )
-                }
-                return .success(rewrapped)
-            }
-            root = try _openExistential(root as Any, do: write).get()
-            return
-        }
         let fieldType = try resolvedType()
-        let isReference = try checkRoot(root)
-        let written = OpaqueValueAccess.writeField(
+        let outcome = OpaqueValueAccess.writeField(
             newValue,
             of: &root,
-            isReference: isReference,
+            access: rootAccess,
             offset: offset,
             fieldType: fieldType.reference,
             ownership: ownership.storage
         )
-        if !written {
+        switch outcome {
+        case .done:
+            return
+        case .rootMismatch(let dynamicType):
+            throw rootMismatch(dynamicType)
+        case .notCastable:
             throw .typeMismatch(
                 expected: fieldType.name,
                 actual: String(reflecting: Swift.type(of: newValue as Any)),
@@ -150,33 +128,33 @@ extension Field {
                 expected: "a type with value witnesses, which values need to be copied"
             )
         }
+        if storage.withObject({ $0.storesSubstitutedFunction }) {
+            throw .functionNotReabstractable(typeName: type.name, context: context)
+        }
         return type
     }
 
-    /// Whether a root of static type `Root` must be opened first: an existential holding a
-    /// value type. Class instances are reached through any static type.
-    private func needsOpening<Root>(_: Root.Type) -> Bool {
-        declaringType.kind != .class && TypeMetadata(Root.self).kind == .existential
+    /// How a root of a dynamic type reaches this property: a value of the declaring type holds
+    /// it inline, an instance of the declaring class or a subclass in the object.
+    private func rootAccess(_ dynamicType: MetadataReference) -> OpaqueValueAccess.RootAccess? {
+        if declaringType.kind == .class {
+            var current: TypeMetadata? = TypeMetadata(dynamicType)
+            var depth = 0
+            while let type = current, depth < 4096 {
+                if type == declaringType { return .object }
+                current = type.superclass
+                depth += 1
+            }
+            return nil
+        }
+        return dynamicType == declaringType.reference ? .inline : nil
     }
 
-    /// Checks that `root` holds the declaring type, and says whether it is a class instance.
-    private func checkRoot<Root>(_ root: Root) throws(RuntimeMetadataError) -> Bool {
-        let staticType = TypeMetadata(Root.self)
-        if declaringType.kind == .class {
-            // Any static type works as long as the dynamic type inherits the declaring class.
-            var current: TypeMetadata? = TypeMetadata(Swift.type(of: root as Any))
-            if staticType.kind == .class || staticType.kind == .existential {
-                while let type = current {
-                    if type == declaringType { return true }
-                    current = type.superclass
-                }
-            }
-        } else if staticType == declaringType {
-            return false
-        }
-        throw .typeMismatch(
+    /// The error for a root whose dynamic type does not hold the property.
+    private func rootMismatch(_ dynamicType: MetadataReference) -> RuntimeMetadataError {
+        .typeMismatch(
             expected: declaringType.name,
-            actual: String(reflecting: Swift.type(of: root as Any)),
+            actual: TypeMetadata(dynamicType).name,
             context: "the root of " + context
         )
     }

@@ -67,7 +67,11 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
         let isTypeHidden: Bool
         let mangledTypeName: String
         let declaringType: TypeMetadata
-        /// Whether values can be read and written: the type is known, copyable and has value witnesses.
+        /// Whether the property holds a function at its declared abstraction, which generic
+        /// code cannot move (FunctionAbstraction.swift).
+        let storesSubstitutedFunction: Bool
+        /// Whether values can be read and written: the type is known, copyable and has value
+        /// witnesses, and is not a function at its declared abstraction.
         let isAccessible: Bool
 
         init(
@@ -92,7 +96,9 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
             self.isTypeHidden = isTypeHidden
             self.mangledTypeName = mangledTypeName
             self.declaringType = declaringType
-            self.isAccessible = type.map { $0.isCopyable && $0.hasValueWitnesses } ?? false
+            self.storesSubstitutedFunction = type?.storesSubstitutedFunction(declaredAs: mangledTypeName) ?? false
+            self.isAccessible =
+                !storesSubstitutedFunction && (type.map { $0.isCopyable && $0.hasValueWitnesses } ?? false)
         }
     }
 

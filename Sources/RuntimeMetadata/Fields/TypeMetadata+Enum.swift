@@ -70,6 +70,12 @@ extension TypeMetadata {
         guard let payloadType = enumCase.payloadType, payloadType.isCopyable, payloadType.hasValueWitnesses else {
             throw .unresolvableFieldType(name: enumCase.name, typeName: name, mangledName: "")
         }
+        if enumCase.storesSubstitutedFunction {
+            throw .functionNotReabstractable(
+                typeName: payloadType.name,
+                context: "the payload of case '\(enumCase.name)' of '\(name)'"
+            )
+        }
         guard
             let payload = OpaqueValueAccess.payload(
                 of: value,
@@ -114,6 +120,9 @@ extension TypeMetadata {
         if enumCase.hasPayload {
             guard let payloadType, payloadType.isCopyable, payloadType.hasValueWitnesses else {
                 throw .unresolvableFieldType(name: caseName, typeName: name, mangledName: "")
+            }
+            if enumCase.storesSubstitutedFunction {
+                throw .functionNotReabstractable(typeName: payloadType.name, context: context)
             }
             guard let payload else {
                 throw .typeMismatch(expected: payloadType.name, actual: "nil", context: context)

@@ -139,8 +139,9 @@ private struct Parser {
     func isIdentifierByte(at index: Int) -> Bool {
         guard index < bytes.count else { return false }
         let byte = bytes[index]
-        return byte == UInt8(ascii: "_") || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
-            || (byte >= 0x61 && byte <= 0x7A) || byte >= 0x80
+        // `$` appears in the names the compiler gives macro-generated types (`$s4main…fMu_`).
+        return byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || (byte >= 0x30 && byte <= 0x39)
+            || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte >= 0x80
     }
 
     mutating func parsePrimary() throws(TypeName.ParseError) -> TypeName {

@@ -51,46 +51,73 @@ enum OpaqueValueAccess {
         }
     }
 
-    /// Calls `body` with the mutable address of a value's storage.
-    /// - Parameters:
-    ///   - root: The value.
-    ///   - isReference: Whether the root is a class instance.
-    ///   - body: Receives the address.
-    /// - Returns: What `body` returns.
-    static func withMutableStorage<Root, R>(
-        of root: inout Root,
-        isReference: Bool,
-        _ body: (UnsafeMutableRawPointer) throws -> R
-    ) rethrows -> R {
-        if isReference {
-            let object = unsafe unsafeBitCast(root as AnyObject, to: UnsafeMutableRawPointer.self)
-            return try withExtendedLifetime(root) { try unsafe body(object) }
-        }
-        return try unsafe withUnsafeMutableBytes(of: &root) {
-            try unsafe body($0.baseAddress ?? UnsafeMutableRawPointer(bitPattern: 1)!)
-        }
+    /// How a root reaches a stored property, decided from the root's dynamic type.
+    enum RootAccess {
+        /// The root is a value of the declaring type: the property is at an offset in it.
+        case inline
+        /// The root is a class instance: the property is at an offset in the object.
+        case object
     }
 
-    /// Reads a stored property of a value or object.
+    /// What a field access found.
+    enum FieldOutcome<Value> {
+        /// The value read, or `()` for a write.
+        case done(Value)
+        /// The root's dynamic type does not hold the property.
+        case rootMismatch(MetadataReference)
+        /// The value does not cast to the requested or the property's type; nothing was written.
+        case notCastable
+    }
+
+    /// Reads a stored property of a value, an object, or either held in existential containers,
+    /// which are projected however deeply they nest.
     /// - Parameters:
-    ///   - root: The value, or a class instance.
-    ///   - isReference: Whether `root` is a class instance.
+    ///   - root: The root, of any static type.
+    ///   - access: Says how a root of the given dynamic type reaches the property, or `nil`.
     ///   - offset: The property's offset.
     ///   - fieldType: The property's type.
     ///   - ownership: How the property holds a reference.
     ///   - valueType: The requested type.
-    /// - Returns: The value, or `nil` when it does not cast to `Value`.
+    /// - Returns: The value, or why there is none.
     static func readField<Root, Value>(
         of root: Root,
-        isReference: Bool,
+        access: (MetadataReference) -> RootAccess?,
         offset: Int,
         fieldType: MetadataReference,
         ownership: StorageOwnership,
         as valueType: Value.Type
-    ) -> Value? {
-        unsafe withStorage(of: root, isReference: isReference) { base in
-            unsafe read(at: base, offset: offset, fieldType: fieldType, ownership: ownership, as: Value.self)
+    ) -> FieldOutcome<Value> {
+        unsafe withUnsafePointer(to: root) { pointer in
+            let (address, dynamicType) = unsafe dynamicValue(at: UnsafeRawPointer(pointer), type: Root.self)
+            guard let how = access(dynamicType) else { return .rootMismatch(dynamicType) }
+            let base = unsafe how == .object ? address.pointer(at: 0) : address
+            guard let base = unsafe base,
+                let value = unsafe read(
+                    at: base,
+                    offset: offset,
+                    fieldType: fieldType,
+                    ownership: ownership,
+                    as: Value.self
+                )
+            else { return .notCastable }
+            return .done(value)
         }
+    }
+
+    /// The value at an address, projected out of existential containers, and its dynamic type;
+    /// for a class instance, the address of the reference and the object's own class.
+    private static func dynamicValue<Root>(at address: UnsafeRawPointer, type: Root.Type) -> (
+        UnsafeRawPointer, MetadataReference
+    ) {
+        var (address, dynamicType) = unsafe ExistentialContainerLayout.project(
+            address,
+            type: MetadataReference(Root.self)
+        )
+        if dynamicType.rawKind == 0, let object = unsafe address.pointer(at: 0) {
+            // A class instance of a static class type may be of a subclass.
+            unsafe dynamicType = MetadataReference(RuntimeEntryPoints.objectType(of: object))
+        }
+        return unsafe (address, dynamicType)
     }
 
     /// Loads a stored property whose type the caller has checked to be exactly `Value`.
@@ -107,26 +134,72 @@ enum OpaqueValueAccess {
         }
     }
 
-    /// Writes a stored property of a value or object after casting the new value to its type.
+    /// Writes a stored property of a value, an object, or either held in existential containers,
+    /// after casting the new value to the property's type.
+    ///
+    /// A value held in an existential is copied out, written, and stored back in `root` as a
+    /// new container, never written where it is: the container's box may be shared with copies.
     /// - Parameters:
     ///   - value: The new value.
-    ///   - root: The value, or a class instance.
-    ///   - isReference: Whether `root` is a class instance.
+    ///   - root: The root, of any static type.
+    ///   - access: Says how a root of the given dynamic type reaches the property, or `nil`.
     ///   - offset: The property's offset.
     ///   - fieldType: The property's type.
     ///   - ownership: How the property holds a reference.
-    /// - Returns: `false`, with nothing written, when the value does not cast.
+    /// - Returns: `.done(())`, or why nothing was written.
     static func writeField<Root, Value>(
         _ value: Value,
         of root: inout Root,
-        isReference: Bool,
+        access: (MetadataReference) -> RootAccess?,
         offset: Int,
         fieldType: MetadataReference,
         ownership: StorageOwnership
-    ) -> Bool {
-        unsafe withMutableStorage(of: &root, isReference: isReference) { base in
-            unsafe write(value, at: base, offset: offset, fieldType: fieldType, ownership: ownership)
+    ) -> FieldOutcome<Void> {
+        let (how, dynamicType, isExistential) = unsafe withUnsafePointer(to: root) { pointer in
+            let (_, dynamicType) = unsafe dynamicValue(at: UnsafeRawPointer(pointer), type: Root.self)
+            return (
+                access(dynamicType), dynamicType,
+                MetadataReference(Root.self).rawKind == MetadataKind.existential.rawValue
+            )
         }
+        guard let how else { return .rootMismatch(dynamicType) }
+        if how == .object || !isExistential {
+            // An object is written where it is; so is a value held directly.
+            let written = unsafe withUnsafeMutablePointer(to: &root) { pointer in
+                let (address, _) = unsafe dynamicValue(at: UnsafeRawPointer(pointer), type: Root.self)
+                let base = unsafe how == .object ? address.pointer(at: 0) : address
+                guard let base = unsafe base else { return false }
+                return unsafe write(
+                    value,
+                    at: UnsafeMutableRawPointer(mutating: base),
+                    offset: offset,
+                    fieldType: fieldType,
+                    ownership: ownership
+                )
+            }
+            return written ? .done(()) : .notCastable
+        }
+        // A value in an existential container: copy it out, write the copy, wrap it again.
+        func rewrite<Dynamic>(_: Dynamic.Type) -> FieldOutcome<Void> {
+            var copy = unsafe withUnsafePointer(to: root) { pointer in
+                let (address, _) = unsafe dynamicValue(at: UnsafeRawPointer(pointer), type: Root.self)
+                return unsafe address.assumingMemoryBound(to: Dynamic.self).pointee
+            }
+            let written = unsafe withUnsafeMutableBytes(of: &copy) { bytes in
+                unsafe write(
+                    value,
+                    at: bytes.baseAddress ?? UnsafeMutableRawPointer(bitPattern: 1)!,
+                    offset: offset,
+                    fieldType: fieldType,
+                    ownership: ownership
+                )
+            }
+            guard written else { return .notCastable }
+            guard let rewrapped = copy as? Root else { return .rootMismatch(dynamicType) }
+            root = rewrapped
+            return .done(())
+        }
+        return _openExistential(dynamicType.metatype, do: rewrite)
     }
 
     /// Copies the value of a dynamic type out of memory into an `Any`.
@@ -135,10 +208,13 @@ enum OpaqueValueAccess {
     ///   - type: Its type.
     /// - Returns: A copy.
     static func copyAny(at address: UnsafeRawPointer, type: Any.Type) -> Any {
+        // A value of existential type is copied as the value it holds, as `as Any` does in
+        // non-generic code, so that the `Any` is never a container of a container.
+        let (value, dynamicType) = unsafe ExistentialContainerLayout.project(address, type: MetadataReference(type))
         func copy<T>(_: T.Type) -> Any {
-            unsafe address.assumingMemoryBound(to: T.self).pointee
+            unsafe value.assumingMemoryBound(to: T.self).pointee
         }
-        return _openExistential(type, do: copy)
+        return _openExistential(dynamicType.metatype, do: copy)
     }
 
     /// Reads a stored property.
@@ -195,29 +271,43 @@ enum OpaqueValueAccess {
         }
         func assign<Field>(_: Field.Type) -> Bool {
             guard let converted = value as? Field else { return false }
-            switch ownership {
-            case .strong:
+            if ownership == .strong {
                 unsafe address.assumingMemoryBound(to: Field.self).pointee = converted
-            case .weak:
-                // The property's type is `Optional<Referent>`; its payload is the object.
-                let object: AnyObject? = (converted as Any?).flatMap { unwrapOptional($0) }.map { $0 as AnyObject }
-                unsafe address.assumingMemoryBound(to: WeakStorage.self).pointee.value = object
-            case .unowned:
-                unsafe address.assumingMemoryBound(to: UnownedStorage.self).pointee.value = converted as AnyObject
-            case .unownedUnsafe:
-                unsafe address.assumingMemoryBound(to: UnmanagedStorage.self).pointee.value = converted as AnyObject
+                return true
+            }
+            // A weak, unowned or unowned(unsafe) property of class or class-bound existential
+            // type: the reference storage word, then the existential's witness tables, as in
+            // the property's own type (`Optional<any CP>` for weak, `any CP` otherwise), whose
+            // first word is the object.
+            unsafe withUnsafeBytes(of: converted) { container in
+                let word = MemoryLayout<UInt>.size
+                let objectWord = unsafe container.load(as: UInt.self)
+                let object = unsafe UnsafeRawPointer(bitPattern: objectWord).map {
+                    unsafe Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue()
+                }
+                switch ownership {
+                case .weak:
+                    unsafe address.assumingMemoryBound(to: WeakStorage.self).pointee.value = object
+                case .unowned:
+                    if let object { unsafe address.assumingMemoryBound(to: UnownedStorage.self).pointee.value = object }
+                case .unownedUnsafe:
+                    if let object {
+                        unsafe address.assumingMemoryBound(to: UnmanagedStorage.self).pointee.value = object
+                    }
+                case .strong:
+                    break
+                }
+                // The witness tables follow, unowned words the existential already holds.
+                var offset = word
+                while offset + word <= container.count {
+                    let table = objectWord == 0 ? 0 : unsafe container.load(fromByteOffset: offset, as: UInt.self)
+                    unsafe address.storeBytes(of: table, toByteOffset: offset, as: UInt.self)
+                    offset += word
+                }
             }
             return true
         }
         return _openExistential(fieldType.metatype, do: assign)
-    }
-
-    /// Unwraps nested optionals held in an `Any`, returning `nil` for any `nil` level.
-    private static func unwrapOptional(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        guard let child = mirror.children.first else { return nil }
-        return unwrapOptional(child.value)
     }
 
     // MARK: - Enums

@@ -1,0 +1,61 @@
+// RuntimeMetadataLimits.swift
+
+/// The depth and size limits of RuntimeMetadata, in one place.
+///
+/// The library reads names, files and values that come from outside the program: a user's
+/// input, a decoded document, a plugin. The runtime's own code recurses over names and builds
+/// metadata from counts without bounds, and runs out of stack or silently truncates where the
+/// input is deep or large enough. Every input is therefore checked against these limits before
+/// the runtime sees it, and a refusal throws ``RuntimeMetadataError/limitExceeded(_:value:context:)``
+/// naming the limit it hit.
+///
+/// Each limit is far above what the compiler produces for real programs and low enough that the
+/// runtime's recursion stays within a 512 KiB thread stack.
+public enum RuntimeMetadataLimits {
+    /// The deepest nesting of a type name: generic arguments, tuple elements, optionals, function
+    /// parameters and metatypes each add a level. Applies to ``TypeMetadata/init(named:)``,
+    /// ``TypeMetadata/init(mangledName:)`` and the inspector's `layout`.
+    public static let maximumNameNesting = 512
+
+    /// The most elements a tuple may have: the runtime's `TupleTypeFlags` keep the count in
+    /// 16 bits (include/swift/ABI/MetadataValues.h).
+    public static let maximumTupleArity = 0xFFFF
+
+    /// The most protocols a composition may name, before duplicates are removed.
+    public static let maximumCompositionSize = 1024
+
+    /// The longest type name, in UTF-8 bytes, that a by-name lookup reads.
+    public static let maximumNameLength = 1 << 20
+}
+
+/// A limit of ``RuntimeMetadataLimits``, as a refusal names it.
+public enum RuntimeMetadataLimit: String, Sendable, Hashable, CustomStringConvertible {
+    /// ``RuntimeMetadataLimits/maximumNameNesting``.
+    case nameNesting
+    /// ``RuntimeMetadataLimits/maximumTupleArity``.
+    case tupleArity
+    /// ``RuntimeMetadataLimits/maximumCompositionSize``.
+    case compositionSize
+    /// ``RuntimeMetadataLimits/maximumNameLength``.
+    case nameLength
+
+    /// The limit's value.
+    public var maximum: Int {
+        switch self {
+        case .nameNesting: RuntimeMetadataLimits.maximumNameNesting
+        case .tupleArity: RuntimeMetadataLimits.maximumTupleArity
+        case .compositionSize: RuntimeMetadataLimits.maximumCompositionSize
+        case .nameLength: RuntimeMetadataLimits.maximumNameLength
+        }
+    }
+
+    /// What the limit bounds, in words.
+    public var description: String {
+        switch self {
+        case .nameNesting: "the nesting of a type name"
+        case .tupleArity: "the number of tuple elements"
+        case .compositionSize: "the number of protocols in a composition"
+        case .nameLength: "the length of a type name"
+        }
+    }
+}

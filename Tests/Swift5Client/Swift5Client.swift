@@ -1,0 +1,27 @@
+// Swift5Client.swift
+//
+// Calls of the public API compiled in Swift 5 language mode, where an `Any` passed to a
+// generic parameter is not opened at the call site: the root reaches the library as `Any`.
+
+import Fixtures
+import RuntimeMetadata
+
+/// Calls made the way a Swift 5 client makes them.
+public enum Swift5Client {
+    /// Writes `x` of a `Point` held in a plain `var a: Any`, then reads it back.
+    /// - Returns: The `x` read back through the library, and the `x` of the value `a` holds.
+    public static func writeThroughAny() throws -> (read: Int, held: Int?) {
+        var a: Any = Point(x: 1, y: 2)
+        let field = try TypeMetadata(Point.self).field(named: "x")
+        try field.setValue(5, in: &a)
+        let read = try field.value(in: a, as: Int.self)
+        return (read, (a as? Point)?.x)
+    }
+
+    /// Reads `x` of a `Point` held in an `any FixtureProtocol`.
+    /// - Returns: The value read.
+    public static func readThroughExistential() throws -> Int {
+        let p: any FixtureProtocol = Point(x: 11, y: 2)
+        return try TypeMetadata(Point.self).field(named: "x").value(in: p, as: Int.self)
+    }
+}
