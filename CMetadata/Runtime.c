@@ -7,6 +7,9 @@
 
 #include "CMDRuntime.h"
 
+#include <pthread.h>
+#include <stdlib.h>
+
 #if __has_feature(ptrauth_calls)
 #include <ptrauth.h>
 /// On arm64e the pointers this file calls come out of metadata stripped of their signatures
@@ -121,7 +124,11 @@ const void *cmd_conformsToProtocol(const void *metadata, const void *protocol) {
 const void *cmd_getTupleTypeMetadata(size_t count, const void *const *elements, const char *labels) {
     // TupleTypeFlags: the element count in the low 16 bits, NonConstantLabels (0x10000)
     // so that the runtime copies the labels instead of keeping the caller's pointer.
-    size_t flags = (count & 0xFFFF) | (labels ? 0x10000 : 0);
+    // A larger count does not fit the flags: refuse it rather than build a truncated tuple.
+    if (count > 0xFFFF) {
+        return NULL;
+    }
+    size_t flags = count | (labels ? 0x10000 : 0);
     CMDMetadataResponse response = swift_getTupleTypeMetadata(0, flags, elements, labels, NULL);
     return response.state == 0 ? response.value : NULL;
 }
@@ -131,13 +138,22 @@ const void *cmd_getExistentialTypeMetadata(
     const void *superclass,
     size_t count,
     const void *const *protocols) {
-    // The runtime sorts the array in place; hand it a scratch copy.
-    const void *scratch[count > 0 ? count : 1];
+    // The runtime sorts the array in place; hand it a scratch copy: on the stack when small,
+    // on the heap otherwise (never a variable-length array, whose size the caller controls).
+    const void *small[16];
+    const void **scratch = count <= 16 ? small : malloc(count * sizeof(const void *));
+    if (scratch == NULL) {
+        return NULL;
+    }
     for (size_t i = 0; i < count; i++) {
         scratch[i] = protocols[i];
     }
     // ProtocolClassConstraint: Class = 0, Any = 1.
-    return swift_getExistentialTypeMetadata(!classBound, superclass, count, scratch);
+    const void *result = swift_getExistentialTypeMetadata(!classBound, superclass, count, scratch);
+    if (scratch != small) {
+        free(scratch);
+    }
+    return result;
 }
 
 const void *cmd_getMetatypeMetadata(const void *instance) {
@@ -246,4 +262,34 @@ bool cmd_callEqualsWitness(
     const void *metadata,
     const void *witnessTable) {
     return ((CMDEqualsWitness)CMD_CALLABLE(witness))(lhs, rhs, metadata, witnessTable, metadata);
+}
+
+typedef struct {
+    void (*body)(void *);
+    void *context;
+} CMDStackWork;
+
+static void *cmd_stackWorkEntry(void *argument) {
+    CMDStackWork *work = argument;
+    work->body(work->context);
+    return NULL;
+}
+
+int cmd_runOnStack(size_t stackSize, void (*body)(void *), void *context) {
+    pthread_attr_t attributes;
+    int status = pthread_attr_init(&attributes);
+    if (status != 0) {
+        return status;
+    }
+    status = pthread_attr_setstacksize(&attributes, stackSize);
+    if (status == 0) {
+        CMDStackWork work = {body, context};
+        pthread_t thread;
+        status = pthread_create(&thread, &attributes, cmd_stackWorkEntry, &work);
+        if (status == 0) {
+            status = pthread_join(thread, NULL);
+        }
+    }
+    pthread_attr_destroy(&attributes);
+    return status;
 }

@@ -95,8 +95,8 @@ CMD_EXTERN const void *_Nullable cmd_getTupleTypeMetadata(
 ///   - superclass: The superclass constraint, or `NULL`.
 ///   - count: The number of protocols.
 ///   - protocols: The protocol descriptors.
-/// - Returns: The existential metadata.
-CMD_EXTERN const void *cmd_getExistentialTypeMetadata(
+/// - Returns: The existential metadata, or `NULL` when memory for the copy runs out.
+CMD_EXTERN const void *_Nullable cmd_getExistentialTypeMetadata(
     bool classBound,
     const void *_Nullable superclass,
     size_t count,
@@ -256,6 +256,17 @@ CMD_EXTERN bool cmd_callEqualsWitness(
 /// - Returns: The plain address.
 CMD_EXTERN const void *cmd_stripPointer(const void *pointer);
 #endif
+
+/// Runs `body(context)` on a new thread with a stack of `stackSize` bytes and waits for it.
+///
+/// The runtime's name and metadata code recurses once per level of a type's nesting; work on
+/// deeply nested input runs here, so that it does not depend on the caller's stack size.
+/// - Parameters:
+///   - stackSize: The stack size in bytes.
+///   - body: The work.
+///   - context: Passed to `body`.
+/// - Returns: 0 when `body` ran; otherwise the `pthread` error, and `body` did not run.
+CMD_EXTERN int cmd_runOnStack(size_t stackSize, void (*body)(void *_Nullable), void *_Nullable context);
 
 CMD_ASSUME_NONNULL_END
 

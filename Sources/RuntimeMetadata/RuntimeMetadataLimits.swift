@@ -12,10 +12,16 @@
 /// Each limit is far above what the compiler produces for real programs and low enough that the
 /// runtime's recursion stays within a 512 KiB thread stack.
 public enum RuntimeMetadataLimits {
-    /// The deepest nesting of a type name: generic arguments, tuple elements, optionals, function
-    /// parameters and metatypes each add a level. Applies to ``TypeMetadata/init(named:)``,
-    /// ``TypeMetadata/init(mangledName:)`` and the inspector's `layout`.
-    public static let maximumNameNesting = 512
+    /// The deepest nesting of a type name: the name itself is one level, and generic arguments,
+    /// tuple elements, array and dictionary sugar and packs each add one. Applies to
+    /// ``TypeMetadata/init(named:)``, ``TypeMetadata/init(mangledName:)`` and the inspector's
+    /// `layout`.
+    ///
+    /// The runtime's own `swift_getTypeName`, which ``TypeMetadata/name`` calls, recurses once per
+    /// level and overflows a 512 KiB stack between 300 and 500 levels; names at this limit print
+    /// on such a stack. The library parses and resolves names deeper than a few levels on a
+    /// stack of its own, so the caller's stack size does not matter to it.
+    public static let maximumNameNesting = 256
 
     /// The most elements a tuple may have: the runtime's `TupleTypeFlags` keep the count in
     /// 16 bits (include/swift/ABI/MetadataValues.h).

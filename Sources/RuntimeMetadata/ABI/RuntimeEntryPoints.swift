@@ -118,7 +118,7 @@ enum RuntimeEntryPoints {
         protocols: [UnsafeRawPointer],
         classBound: Bool,
         superclass: UnsafeRawPointer?
-    ) -> UnsafeRawPointer {
+    ) -> UnsafeRawPointer? {
         unsafe protocols.withUnsafeBufferPointer { buffer in
             unsafe buffer.withMemoryRebound(to: UnsafeRawPointer?.self) { rebound in
                 unsafe cmd_getExistentialTypeMetadata(classBound, superclass, protocols.count, rebound.baseAddress)

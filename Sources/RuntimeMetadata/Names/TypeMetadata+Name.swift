@@ -47,14 +47,14 @@ extension TypeMetadata {
             self = metadata
             return
         }
-        let tree: TypeName
-        do {
-            tree = try TypeName.parse(name)
-        } catch {
-            throw .unresolvableName(name: name, part: error.part, reason: error.reason)
-        }
-        let resolved = try Self.resolve(tree, in: name, index: TypeNameIndex.shared)
-        let metadata = TypeMetadata(resolved)
+        // A nested name is parsed and resolved on the reserve stack: both recurse once per level,
+        // as does the runtime's instantiation, whatever the caller's stack.
+        let nesting = TypeName.nesting(of: Array(name.utf8))
+        let resolved =
+            nesting > Self.nestingOnCallerStack
+            ? ReserveStack.run { Result { () throws(RuntimeMetadataError) in try Self.resolve(named: name) } }
+            : Result { () throws(RuntimeMetadataError) in try Self.resolve(named: name) }
+        let metadata = TypeMetadata(try resolved.get())
         _ = namedTypes.node(for: key) { NamedType(key: key, name: name, metadata: metadata) }
         self = metadata
     }
@@ -88,6 +88,23 @@ extension TypeMetadata {
         self.init(reference)
     }
 
+    /// The deepest name resolved on the caller's stack; deeper ones run on ``ReserveStack``.
+    private static var nestingOnCallerStack: Int { 16 }
+
+    /// Parses and resolves a name.
+    private static func resolve(named name: String) throws(RuntimeMetadataError) -> MetadataReference {
+        let tree: TypeName
+        do {
+            tree = try TypeName.parse(name)
+        } catch {
+            if let (limit, value) = error.limit {
+                throw .limitExceeded(limit, value: value, context: Self.shortened(name))
+            }
+            throw .unresolvableName(name: name, part: error.part, reason: error.reason)
+        }
+        return try Self.resolve(tree, in: name, index: TypeNameIndex.shared)
+    }
+
     private static func resolve(_ tree: TypeName, in name: String, index: TypeNameIndex) throws(RuntimeMetadataError)
         -> MetadataReference
     {
@@ -102,6 +119,9 @@ extension TypeMetadata {
         case .function(let text):
             throw fail(text, "function types cannot be resolved by name; use the mangled name")
         case .tuple(let elements):
+            guard elements.count <= RuntimeMetadataLimits.maximumTupleArity else {
+                throw .limitExceeded(.tupleArity, value: elements.count, context: shortened(name))
+            }
             var types: [MetadataReference] = []
             for element in elements { types.append(try resolve(element.type, in: name, index: index)) }
             if types.isEmpty { return MetadataReference(Void.self) }
@@ -122,6 +142,9 @@ extension TypeMetadata {
             }
             return MetadataReference.metatype(of: instance)
         case .composition(let parts):
+            guard parts.count <= RuntimeMetadataLimits.maximumCompositionSize else {
+                throw .limitExceeded(.compositionSize, value: parts.count, context: shortened(name))
+            }
             var protocols: [ProtocolReference] = []
             var superclass: MetadataReference?
             var classBound = false
@@ -138,7 +161,14 @@ extension TypeMetadata {
                     throw fail(metadata.name, "only protocols, AnyObject and one class can form a composition")
                 }
             }
-            return MetadataReference.existential(protocols: protocols, classBound: classBound, superclass: superclass)
+            guard
+                let existential = MetadataReference.existential(
+                    protocols: ProtocolDescriptor.minimalComposition(protocols),
+                    classBound: classBound,
+                    superclass: superclass
+                )
+            else { throw fail(shortened(name), "the runtime could not build this composition") }
+            return existential
         case .nominal(let components):
             let key = components.map(\.name).joined(separator: ".")
             let arguments = components.flatMap(\.arguments)
@@ -146,11 +176,14 @@ extension TypeMetadata {
                 if key == "Any" { return MetadataReference(Any.self) }
                 if key == "AnyObject" || key == "Swift.AnyObject" { return MetadataReference(AnyObject.self) }
                 if let protocolReference = index.protocols[key] {
-                    return MetadataReference.existential(
-                        protocols: [protocolReference],
-                        classBound: protocolReference.isClassBound,
-                        superclass: nil
-                    )
+                    guard
+                        let existential = MetadataReference.existential(
+                            protocols: [protocolReference],
+                            classBound: protocolReference.isClassBound,
+                            superclass: nil
+                        )
+                    else { throw fail(key, "the runtime could not build this protocol's existential") }
+                    return existential
                 }
             }
             guard let descriptor = index.types[key]?.first else {
@@ -175,6 +208,11 @@ extension TypeMetadata {
                 throw fail(key, Self.reason(failure))
             }
         }
+    }
+
+    /// A name cut to a length an error message can carry.
+    static func shortened(_ name: String) -> String {
+        name.utf8.count <= 200 ? name : String(name.prefix(100)) + "…" + String(name.suffix(60))
     }
 
     static func reason(_ failure: DescriptorReference.InstantiationFailure) -> String {

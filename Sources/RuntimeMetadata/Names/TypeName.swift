@@ -49,6 +49,14 @@ indirect enum TypeName: Equatable, Sendable {
     struct ParseError: Error, Sendable {
         var part: String
         var reason: String
+        /// The limit of ``RuntimeMetadataLimits`` the name exceeds, if that is the failure.
+        var limit: (RuntimeMetadataLimit, value: Int)?
+
+        init(part: String, reason: String, limit: (RuntimeMetadataLimit, value: Int)? = nil) {
+            self.part = part
+            self.reason = reason
+            self.limit = limit
+        }
     }
 
     /// Parses a complete name.
@@ -56,7 +64,16 @@ indirect enum TypeName: Equatable, Sendable {
     /// - Returns: The tree.
     /// - Throws: ``ParseError`` naming the part that failed.
     static func parse(_ text: String) throws(ParseError) -> TypeName {
-        var parser = Parser(Array(text.utf8))
+        let length = text.utf8.count
+        guard length <= RuntimeMetadataLimits.maximumNameLength else {
+            throw ParseError(part: "", reason: "the name is too long", limit: (.nameLength, length))
+        }
+        let bytes = Array(text.utf8)
+        let nesting = Self.nesting(of: bytes)
+        guard nesting <= RuntimeMetadataLimits.maximumNameNesting else {
+            throw ParseError(part: "", reason: "the name nests too deeply", limit: (.nameNesting, nesting))
+        }
+        var parser = Parser(bytes)
         parser.skipSpaces()
         guard !parser.atEnd else { throw ParseError(part: text, reason: "the name is empty") }
         let result = try parser.parseType()
@@ -68,10 +85,46 @@ indirect enum TypeName: Equatable, Sendable {
     }
 }
 
-/// A recursive-descent parser over UTF-8 bytes.
+extension TypeName {
+    /// How deeply a name nests, counted without recursion: one level for the name, and one
+    /// more inside each `<…>`, `(…)`, `[…]` and `{…}`. The parser recurses once per level.
+    /// - Parameter bytes: The name's UTF-8 bytes.
+    /// - Returns: The deepest level.
+    static func nesting(of bytes: [UInt8]) -> Int {
+        var depth = 1
+        var deepest = 1
+        var inBackticks = false
+        var previous: UInt8 = 0
+        for byte in bytes {
+            defer { previous = byte }
+            if byte == UInt8(ascii: "`") {
+                inBackticks.toggle()
+                continue
+            }
+            if inBackticks { continue }
+            switch byte {
+            case UInt8(ascii: "<"), UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: ">") where previous == UInt8(ascii: "-"):
+                break  // the arrow of a function type
+            case UInt8(ascii: ">"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth = max(1, depth - 1)
+            default:
+                break
+            }
+        }
+        return deepest
+    }
+}
+
+/// A recursive-descent parser over UTF-8 bytes. Its recursion is bounded by
+/// ``RuntimeMetadataLimits/maximumNameNesting``: each nested type costs one level.
 private struct Parser {
     let bytes: [UInt8]
     var position = 0
+    /// The nesting of the type being parsed.
+    var depth = 0
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -105,6 +158,15 @@ private struct Parser {
 
     /// type := prefixType ('&' prefixType)*
     mutating func parseType() throws(TypeName.ParseError) -> TypeName {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= RuntimeMetadataLimits.maximumNameNesting else {
+            throw TypeName.ParseError(
+                part: String(decoding: bytes[max(0, position - 40)..<min(bytes.count, position + 40)], as: UTF8.self),
+                reason: "the name nests too deeply",
+                limit: (.nameNesting, depth)
+            )
+        }
         skipSpaces()
         _ = consume("any ")
         var parts = [try parsePostfix()]

@@ -105,19 +105,18 @@ struct MetadataReference: Hashable, Sendable {
     ///   - protocols: The protocols.
     ///   - classBound: Whether the existential is class-constrained.
     ///   - superclass: The superclass constraint.
-    /// - Returns: The existential's metadata.
+    /// - Returns: The existential's metadata, or `nil` when the runtime could not build it.
     static func existential(
         protocols: [ProtocolReference],
         classBound: Bool,
         superclass: MetadataReference?
-    ) -> MetadataReference {
-        unsafe MetadataReference(
-            RuntimeEntryPoints.existentialType(
-                protocols: protocols.sorted(by: ProtocolReference.canonicallyPrecedes).map { unsafe $0.address },
-                classBound: classBound,
-                superclass: superclass?.address
-            )
+    ) -> MetadataReference? {
+        let address = unsafe RuntimeEntryPoints.existentialType(
+            protocols: protocols.sorted(by: ProtocolReference.canonicallyPrecedes).map { unsafe $0.address },
+            classBound: classBound,
+            superclass: superclass?.address
         )
+        return unsafe address.map(MetadataReference.init)
     }
 
     // MARK: - Value witnesses
