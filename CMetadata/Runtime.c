@@ -97,6 +97,10 @@ extern void swift_getErrorValue(const void *, void **, CMDErrorValueResult *);
 // const ClassMetadata *swift_getObjectType(HeapObject *object);  // C, include/swift/Runtime/Metadata.h
 extern const void *swift_getObjectType(const void *);
 
+// char *swift_demangle(const char *mangledName, size_t mangledNameLength, char *outputBuffer,
+//     size_t *outputBufferSize, uint32_t flags);  // C, stdlib/public/runtime/Demangle.cpp
+extern char *swift_demangle(const char *, size_t, char *, size_t *, uint32_t);
+
 const void *cmd_getTypeByMangledNameInContext(
     const char *name,
     size_t length,
@@ -273,6 +277,15 @@ static void *cmd_stackWorkEntry(void *argument) {
     CMDStackWork *work = argument;
     work->body(work->context);
     return NULL;
+}
+
+char *cmd_demangle(const char *symbol, size_t length) {
+    // No output buffer: the result is allocated with malloc. Flags must be 0.
+    return swift_demangle(symbol, length, NULL, NULL, 0);
+}
+
+void cmd_free(void *pointer) {
+    free(pointer);
 }
 
 int cmd_runOnStack(size_t stackSize, void (*body)(void *), void *context) {

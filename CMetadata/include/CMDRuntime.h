@@ -257,6 +257,22 @@ CMD_EXTERN bool cmd_callEqualsWitness(
 CMD_EXTERN const void *cmd_stripPointer(const void *pointer);
 #endif
 
+/// Demangles a symbol to the text the runtime's demangler prints for it.
+///
+/// Wraps `swift_demangle` (C), defined in swiftlang/swift `stdlib/public/runtime/Demangle.cpp`.
+/// The demangler reads the input with an explicit stack and its printer bounds its depth, so
+/// any input is safe; unlike `swift_getTypeByMangledNameInContext`, it resolves nothing.
+/// - Parameters:
+///   - symbol: The symbol, such as `$sSaySiGD`; not necessarily NUL-terminated.
+///   - length: Its length in bytes.
+/// - Returns: A NUL-terminated string to release with `cmd_free`, or `NULL` when the input is
+///   not a Swift symbol.
+CMD_EXTERN char *_Nullable cmd_demangle(const char *symbol, size_t length);
+
+/// Releases memory the C library allocated, such as `cmd_demangle`'s result.
+/// - Parameter pointer: The memory, or `NULL`.
+CMD_EXTERN void cmd_free(void *_Nullable pointer);
+
 /// Runs `body(context)` on a new thread with a stack of `stackSize` bytes and waits for it.
 ///
 /// The runtime's name and metadata code recurses once per level of a type's nesting; work on

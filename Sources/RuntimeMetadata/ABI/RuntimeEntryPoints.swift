@@ -178,6 +178,22 @@ enum RuntimeEntryPoints {
         return unsafe (value, type)
     }
 
+    /// `swift_demangle`: the text the runtime's demangler prints for a symbol.
+    /// - Parameter symbol: The symbol.
+    /// - Returns: The text, or `nil` when the input is not a Swift symbol.
+    static func demangle(_ symbol: String) -> String? {
+        var symbol = symbol
+        return symbol.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return nil }
+            let text = unsafe base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                unsafe cmd_demangle($0, bytes.count)
+            }
+            guard let text = unsafe text else { return nil }
+            defer { unsafe cmd_free(text) }
+            return unsafe String(cString: text)
+        }
+    }
+
     /// `swift_getObjectType`.
     /// - Parameter object: A native Swift object.
     /// - Returns: Its class's metadata.

@@ -61,15 +61,26 @@ extension TypeMetadata {
 
     /// Finds a type by its mangled name, as `_mangledTypeName` returns it (a leading `$s` is accepted).
     ///
+    /// The name is validated before the runtime's type lookup sees it, because that lookup
+    /// trusts its input and crashes on some malformed names (`$`, `$SS_Sitc`). The runtime's
+    /// demangler, which only prints, turns the name into text; the text is parsed and resolved
+    /// like a name given to ``init(named:)``, with the same limits. Function types, which names
+    /// do not resolve, are handed to the runtime's lookup once every type they mention has
+    /// resolved. The result is cached per name.
+    ///
     /// - Parameter mangledName: The mangled name, such as `SaySiG`.
-    /// - Throws: ``RuntimeMetadataError/unresolvableName(name:part:reason:)`` when the runtime cannot
-    ///   resolve the name, or when it contains control bytes (which the runtime would read as
-    ///   symbolic references into memory).
+    /// - Throws: ``RuntimeMetadataError/unresolvableName(name:part:reason:)`` when the name is not a
+    ///   valid type mangling or names a type that does not resolve, or contains control bytes
+    ///   (which the runtime would read as symbolic references into memory);
+    ///   ``RuntimeMetadataError/limitExceeded(_:value:context:)`` past ``RuntimeMetadataLimits``.
     public init(mangledName: String) throws(RuntimeMetadataError) {
         var plain = Substring(mangledName)
         if plain.hasPrefix("$s") { plain = plain.dropFirst(2) }
         guard !plain.isEmpty else {
             throw .unresolvableName(name: mangledName, part: mangledName, reason: "the name is empty")
+        }
+        guard plain.utf8.count <= RuntimeMetadataLimits.maximumNameLength else {
+            throw .limitExceeded(.nameLength, value: plain.utf8.count, context: Self.shortened(mangledName))
         }
         guard plain.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
             throw .unresolvableName(
@@ -78,14 +89,99 @@ extension TypeMetadata {
                 reason: "a mangled name given as text must be printable ASCII"
             )
         }
-        guard let reference = MetadataReference(mangledName: String(plain)) else {
+        let cacheName = "\u{1}" + plain
+        let key = UInt(bitPattern: cacheName.hashValue)
+        if let cached = namedTypes.node(for: key),
+            let metadata = cached.withObject({ $0.name == cacheName ? $0.metadata : nil })
+        {
+            self = metadata
+            return
+        }
+        let name = String(plain)
+        // Long names may nest deeply: every step, the runtime's included, runs on the reserve stack.
+        let resolved =
+            name.utf8.count > Self.mangledLengthOnCallerStack
+            ? ReserveStack.run { Result { () throws(RuntimeMetadataError) in try Self.resolve(mangledName: name) } }
+            : Result { () throws(RuntimeMetadataError) in try Self.resolve(mangledName: name) }
+        let metadata = TypeMetadata(try resolved.get())
+        _ = namedTypes.node(for: key) { NamedType(key: key, name: cacheName, metadata: metadata) }
+        self = metadata
+    }
+
+    /// The longest mangled name resolved on the caller's stack; longer ones run on ``ReserveStack``.
+    private static var mangledLengthOnCallerStack: Int { 64 }
+
+    /// Validates and resolves a mangled name without `$s`.
+    private static func resolve(mangledName name: String) throws(RuntimeMetadataError) -> MetadataReference {
+        // A type mangling is the symbol `$s` + type + `D` (docs/ABI/Mangling.rst, "type mangling").
+        let symbol = "$s" + name + "D"
+        guard let text = RuntimeEntryPoints.demangle(symbol), text != symbol else {
+            throw .unresolvableName(name: name, part: name, reason: "not a valid type mangling")
+        }
+        let tree: TypeName
+        do {
+            tree = try TypeName.parse(text)
+        } catch {
+            if let (limit, value) = error.limit { throw .limitExceeded(limit, value: value, context: shortened(name)) }
             throw .unresolvableName(
-                name: mangledName,
-                part: mangledName,
-                reason: "the runtime cannot resolve this mangled name"
+                name: name,
+                part: shortened(text),
+                reason:
+                    "the runtime's demangler prints '\(error.part)' here, which is not a type this library validates (\(error.reason))"
             )
         }
-        self.init(reference)
+        guard tree.containsFunction else {
+            return try resolve(tree, in: text, index: TypeNameIndex.shared)
+        }
+        // Function types resolve through the runtime, once every type they mention has.
+        try validateComponents(of: tree, in: text)
+        guard let reference = MetadataReference(mangledName: name) else {
+            throw .unresolvableName(name: name, part: name, reason: "the runtime cannot resolve this mangled name")
+        }
+        return reference
+    }
+
+    /// Resolves every type a tree mentions outside function types, and checks the function
+    /// types' parameters and results the same way.
+    private static func validateComponents(of tree: TypeName, in text: String) throws(RuntimeMetadataError) {
+        var pending = [tree]
+        while let next = pending.popLast() {
+            switch next {
+            case .function(_, let parameters, let result):
+                pending += parameters
+                pending.append(result)
+            case .tuple(let elements):
+                pending += elements.map(\.type)
+            case .metatype(let inner), .protocolMetatype(let inner):
+                pending.append(inner)
+            case .nominal(let components) where next.containsFunction:
+                // Generic arguments that hold functions: check them, and the type without them.
+                for argument in components.flatMap(\.arguments) {
+                    if case .value = argument { continue }
+                    pending.append(argument)
+                }
+                let key = components.map(\.name).joined(separator: ".")
+                guard TypeNameIndex.shared.types[key]?.first != nil else {
+                    throw .unresolvableName(
+                        name: text,
+                        part: key,
+                        reason: "no loaded image declares a type with this name"
+                    )
+                }
+            case .pack(let elements):
+                pending += elements
+            case .composition(let parts):
+                pending += parts
+            case .value(let value):
+                throw .unresolvableName(
+                    name: text,
+                    part: String(value),
+                    reason: "an integer is only valid as a generic argument"
+                )
+            case .nominal:
+                _ = try resolve(next, in: text, index: TypeNameIndex.shared)
+            }
+        }
     }
 
     /// The deepest name resolved on the caller's stack; deeper ones run on ``ReserveStack``.
@@ -116,7 +212,7 @@ extension TypeMetadata {
             throw fail(String(value), "an integer is only valid as a generic argument")
         case .pack:
             throw fail("Pack{…}", "a pack is only valid as a generic argument")
-        case .function(let text):
+        case .function(let text, _, _):
             throw fail(text, "function types cannot be resolved by name; use the mangled name")
         case .tuple(let elements):
             guard elements.count <= RuntimeMetadataLimits.maximumTupleArity else {

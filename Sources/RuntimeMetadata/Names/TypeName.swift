@@ -28,8 +28,10 @@ indirect enum TypeName: Equatable, Sendable {
     case metatype(TypeName)
     /// `P.Protocol`: the metatype of the existential itself.
     case protocolMetatype(TypeName)
-    /// A function type, which this parser recognizes but does not resolve.
-    case function(String)
+    /// A function type, with its parameters and result parsed (their modifiers, the effects and
+    /// attributes are kept only in the text). Names do not resolve function types; validated
+    /// mangled names do, through the runtime.
+    case function(text: String, parameters: [TypeName], result: TypeName)
 
     static func == (lhs: TypeName, rhs: TypeName) -> Bool {
         switch (lhs, rhs) {
@@ -40,7 +42,7 @@ indirect enum TypeName: Equatable, Sendable {
         case (.composition(let a), .composition(let b)): a == b
         case (.metatype(let a), .metatype(let b)): a == b
         case (.protocolMetatype(let a), .protocolMetatype(let b)): a == b
-        case (.function(let a), .function(let b)): a == b
+        case (.function(let a, _, _), .function(let b, _, _)): a == b
         default: false
         }
     }
@@ -86,6 +88,22 @@ indirect enum TypeName: Equatable, Sendable {
 }
 
 extension TypeName {
+    /// Whether a function type appears anywhere in the tree.
+    var containsFunction: Bool {
+        var pending = [self]
+        while let next = pending.popLast() {
+            switch next {
+            case .function: return true
+            case .nominal(let components): pending += components.flatMap(\.arguments)
+            case .pack(let elements), .composition(let elements): pending += elements
+            case .tuple(let elements): pending += elements.map(\.type)
+            case .metatype(let inner), .protocolMetatype(let inner): pending.append(inner)
+            case .value: break
+            }
+        }
+        return false
+    }
+
     /// How deeply a name nests, counted without recursion: one level for the name, and one
     /// more inside each `<…>`, `(…)`, `[…]` and `{…}`. The parser recurses once per level.
     /// - Parameter bytes: The name's UTF-8 bytes.
@@ -210,6 +228,16 @@ private struct Parser {
         skipSpaces()
         guard let byte = current else { throw TypeName.ParseError(part: "end of name", reason: "expected a type") }
         switch byte {
+        case UInt8(ascii: "@"):
+            // Attributes of a function type: `@Sendable`, `@convention(c)`, `@isolated(any)`.
+            try skipAttributes()
+            guard current == UInt8(ascii: "(") else {
+                throw TypeName.ParseError(part: rest.isEmpty ? "end of name" : rest, reason: "expected a function type")
+            }
+            guard case .function(let text, let parameters, let result) = try parseTupleOrFunction() else {
+                throw TypeName.ParseError(part: rest.isEmpty ? "end of name" : rest, reason: "expected a function type")
+            }
+            return .function(text: text, parameters: parameters, result: result)
         case UInt8(ascii: "("):
             if lookingAt("(extension in ") { return try parseNominal() }
             return try parseTupleOrFunction()
@@ -260,24 +288,78 @@ private struct Parser {
                     position = save
                 }
                 skipSpaces()
-                if consume("inout ") || consume("__owned ") || consume("__shared ") {
-                    // Parameter modifiers only appear in function types, resolved below.
+                // Parameter modifiers and attributes only appear in function types.
+                while consumeWord("inout") || consumeWord("__owned") || consumeWord("__shared")
+                    || consumeWord("borrowing") || consumeWord("consuming") || consumeWord("isolated")
+                    || consumeWord("sending") || consumeWord("__isolated")
+                {
+                    skipSpaces()
                 }
+                try skipAttributes()
                 elements.append((label, try parseType()))
+                skipSpaces()
+                _ = consume("...")
                 skipSpaces()
                 if consume(")") { break }
                 try expect(",")
             }
         }
         skipSpaces()
-        for effect in ["async ", "throws ", "rethrows "] where lookingAt(effect) { position += effect.utf8.count }
-        skipSpaces()
-        if lookingAt("->") || lookingAt("throws") || lookingAt("async") {
-            position = bytes.count
-            return .function(String(decoding: bytes[start...], as: UTF8.self))
+        // Effects, then the arrow and the result: a function type.
+        var isFunction = false
+        while true {
+            if consumeWord("async") || consumeWord("rethrows") {
+                isFunction = true
+            } else if consumeWord("throws") {
+                isFunction = true
+                if consume("(") {
+                    _ = try parseType()
+                    try expect(")")
+                }
+            } else {
+                break
+            }
+            skipSpaces()
         }
+        if consume("->") {
+            skipSpaces()
+            _ = consumeWord("sending")
+            let result = try parseType()
+            return .function(
+                text: String(decoding: bytes[start..<position], as: UTF8.self),
+                parameters: elements.map(\.type),
+                result: result
+            )
+        }
+        if isFunction { throw TypeName.ParseError(part: rest.isEmpty ? "end of name" : rest, reason: "expected '->'") }
         if elements.count == 1 && elements[0].label.isEmpty { return elements[0].type }
         return .tuple(elements)
+    }
+
+    /// Consumes a keyword not followed by an identifier character.
+    mutating func consumeWord(_ word: String) -> Bool {
+        guard lookingAt(word), !isIdentifierByte(at: position + word.utf8.count) else { return false }
+        position += word.utf8.count
+        return true
+    }
+
+    /// Skips attributes (`@name` with an optional parenthesized argument) and the spaces after them.
+    mutating func skipAttributes() throws(TypeName.ParseError) {
+        while consume("@") {
+            guard parseIdentifier() != nil else {
+                throw TypeName.ParseError(part: rest.isEmpty ? "end of name" : rest, reason: "expected an attribute")
+            }
+            if consume("(") {
+                var open = 1
+                while open > 0, let byte = current {
+                    if byte == UInt8(ascii: "(") { open += 1 }
+                    if byte == UInt8(ascii: ")") { open -= 1 }
+                    position += 1
+                }
+                guard open == 0 else { throw TypeName.ParseError(part: "end of name", reason: "expected ')'") }
+            }
+            skipSpaces()
+        }
     }
 
     mutating func parseIdentifier() -> String? {
