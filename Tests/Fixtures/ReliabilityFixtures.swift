@@ -70,3 +70,55 @@ public enum Callback {
     case generic(GenericBox<(Int) -> Int>)
     case none
 }
+
+/// A linked list that is not Equatable: layout equality must walk it without recursion.
+public indirect enum PlainList: Sendable {
+    case node(Int, PlainList)
+    case end
+
+    /// A list of `count` nodes holding 0, 1, 2…, with `last` in the final node.
+    public static func make(count: Int, last: Int? = nil) -> PlainList {
+        var list = PlainList.end
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            list = .node(index == count - 1 ? (last ?? index) : index, list)
+        }
+        return list
+    }
+}
+
+/// The Equatable twin of ``PlainList``, whose synthesized `==` is the oracle.
+public indirect enum EquatableList: Equatable {
+    case node(Int, EquatableList)
+    case end
+}
+
+/// An Equatable class whose `==` compares contents.
+public final class ContentBox: Equatable, @unchecked Sendable {
+    public let value: [String]
+    public init(_ value: [String]) { self.value = value }
+    public static func == (lhs: ContentBox, rhs: ContentBox) -> Bool { lhs.value == rhs.value }
+}
+
+/// A struct holding an Equatable class, an error and class-bound existentials; not Equatable.
+public struct HoldsReferences {
+    public var box: ContentBox
+    public var error: any Error
+    public var object: AnyObject
+    public var speaker: any Speaker
+    public init(box: ContentBox, error: any Error, object: AnyObject, speaker: any Speaker) {
+        self.box = box
+        self.error = error
+        self.object = object
+        self.speaker = speaker
+    }
+}
+
+/// An error with a payload.
+public struct CodedError: Error, Equatable {
+    public var code: Int
+    public var message: String
+    public init(code: Int, message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -9,11 +9,16 @@ extension TypeMetadata {
     /// - integers, `Bool` and other bitwise-comparable stored data are compared as bytes;
     /// - structs and tuples are compared field by field, skipping padding;
     /// - enums compare their tags, then the payloads of the matching case;
-    /// - class references compare by identity (`===`), as do functions and `weak` references;
-    /// - `Any` and `any P` compare their dynamic types, then their values.
+    /// - class references compare with the class's `==` when the stored type is `Equatable`, and
+    ///   by identity (`===`) otherwise; functions and `weak` and `unowned` references compare by
+    ///   identity;
+    /// - existentials (`Any`, `any P`, `AnyObject`, `any Error`) compare their dynamic types, then
+    ///   their values by these same rules.
     ///
-    /// For `Equatable` types the answer equals `==`; for others it is the structural
-    /// equality a view layer uses to decide whether a value changed.
+    /// The rules hold at every level: a field, a payload or an existential's value compares as
+    /// the same value would at the top. For `Equatable` types the answer equals `==`; for others
+    /// it is the structural equality a view layer uses to decide whether a value changed.
+    /// Values of any depth (an indirect list of a million nodes) are compared without recursion.
     /// - Parameters:
     ///   - lhs: A value.
     ///   - rhs: Another value of the same type.
@@ -92,8 +97,7 @@ extension TypeMetadata {
                 }
             )
         case .existential:
-            guard let existential, !existential.isClassBound, !existential.isError else { return .identity }
-            return .existential { TypeMetadata($0).comparator }
+            return .existential(reference) { TypeMetadata($0).comparator }
         default:
             return .bytes([0..<size])
         }
@@ -103,11 +107,18 @@ extension TypeMetadata {
     private static func part(of type: TypeMetadata, at offset: Int) -> Part {
         if bitwiseTypes.contains(type) { return .bytes(offset..<(offset + type.size)) }
         switch type.kind {
+        case .class where isEquatable(type):
+            return .comparator(offset: offset, .deferred { type.comparator })
         case .class, .function, .metatype, .existentialMetatype:
             return .bytes(offset..<(offset + type.size))
         default:
             return .comparator(offset: offset, .deferred { type.comparator })
         }
+    }
+
+    /// Whether a type conforms to `Equatable`.
+    private static func isEquatable(_ type: TypeMetadata) -> Bool {
+        equatableProtocol?.descriptor.conformance(of: type) != nil
     }
 
     /// Merges adjacent byte ranges and builds the field comparator.

@@ -5,7 +5,33 @@
 // without allocating: bytes for plain data, `==` for Equatable types, object identity for
 // class references, tag then payload for enums (projected on stack copies through the enum
 // value witnesses of swiftlang/swift include/swift/ABI/ValueWitness.def), and the dynamic
-// type then the value for existentials.
+// type then the value for existentials (projected by ExistentialContainerLayout).
+//
+// A comparison that reaches a heap box (an indirect payload, an existential's out-of-line
+// value) is not made in place but deferred to a work list, which the outermost call drains:
+// the box belongs to the values being compared, so its contents outlive the step that found
+// them. Values of unbounded depth (an indirect list of a million nodes) are therefore compared
+// without recursion; only a value's inline structure, which its type bounds, recurses.
+
+/// Comparisons deferred to the outermost call: a comparator and the two values' storage.
+@unsafe
+struct PendingComparisons {
+    private var items: [(comparator: ValueComparator, lhs: UnsafeRawPointer, rhs: UnsafeRawPointer)] = unsafe []
+
+    /// Defers a comparison of two values in heap boxes owned by the values being compared.
+    mutating func postpone(_ comparator: ValueComparator, _ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) {
+        unsafe items.append((comparator, lhs, rhs))
+    }
+
+    /// Makes the deferred comparisons, and those they defer in turn, until one fails.
+    /// - Returns: Whether every comparison succeeded.
+    mutating func drain() -> Bool {
+        while let next = unsafe items.popLast() {
+            guard unsafe next.comparator.equals(next.lhs, next.rhs, &self) else { return false }
+        }
+        return true
+    }
+}
 
 /// Compares two values of one type through their storage.
 class ValueComparator: @unchecked Sendable {
@@ -16,8 +42,12 @@ class ValueComparator: @unchecked Sendable {
     /// - Parameters:
     ///   - lhs: The first value's storage.
     ///   - rhs: The second value's storage.
-    /// - Returns: Whether the values are equal.
-    func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool { false }
+    ///   - pending: Receives the comparisons of values found in heap boxes.
+    /// - Returns: `false` when the values differ; `true` when they are equal as far as compared
+    ///   here, the deferred comparisons aside.
+    func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool {
+        false
+    }
 
     /// Compares two values of a static type.
     /// - Parameters:
@@ -28,7 +58,9 @@ class ValueComparator: @unchecked Sendable {
     final func compare<T>(_ lhs: T, _ rhs: T) -> Bool {
         unsafe withUnsafePointer(to: lhs) { left in
             unsafe withUnsafePointer(to: rhs) { right in
-                unsafe equals(UnsafeRawPointer(left), UnsafeRawPointer(right))
+                var pending = unsafe PendingComparisons()
+                guard unsafe equals(UnsafeRawPointer(left), UnsafeRawPointer(right), &pending) else { return false }
+                return unsafe pending.drain()
             }
         }
     }
@@ -84,11 +116,16 @@ class ValueComparator: @unchecked Sendable {
         DeferredComparator(resolve)
     }
 
-    /// A comparator of opaque existential containers (`Any`, `any P`): the dynamic types, then the values.
-    /// - Parameter resolve: Returns the comparator of a dynamic type.
+    /// A comparator of existential containers of any kind: the dynamic types, then the values.
+    /// - Parameters:
+    ///   - type: The existential type.
+    ///   - resolve: Returns the comparator of a dynamic type.
     /// - Returns: The comparator.
-    static func existential(_ resolve: @escaping @Sendable (MetadataReference) -> ValueComparator) -> ValueComparator {
-        ExistentialComparator(resolve)
+    static func existential(
+        _ type: MetadataReference,
+        _ resolve: @escaping @Sendable (MetadataReference) -> ValueComparator
+    ) -> ValueComparator {
+        ExistentialComparator(type, resolve)
     }
 }
 
@@ -101,8 +138,9 @@ private final class DeferredComparator: ValueComparator, @unchecked Sendable {
         self.resolve = resolve
     }
 
-    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
-        unsafe resolve().equals(lhs, rhs)
+    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
+    {
+        unsafe resolve().equals(lhs, rhs, &pending)
     }
 }
 
@@ -119,7 +157,8 @@ private final class EqualsWitnessComparator: ValueComparator, @unchecked Sendabl
         unsafe self.witness = witness
     }
 
-    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
+    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
+    {
         unsafe RuntimeEntryPoints.callEquals(
             witness,
             lhs,
@@ -138,14 +177,16 @@ private final class BytesComparator: ValueComparator, @unchecked Sendable {
         self.ranges = ranges
     }
 
-    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
+    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
+    {
         unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, ranges: ranges)
     }
 }
 
 /// Object identity of a strong reference.
 private final class IdentityComparator: ValueComparator, @unchecked Sendable {
-    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
+    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
+    {
         unsafe lhs.read(at: 0, as: UInt.self) == rhs.read(at: 0, as: UInt.self)
     }
 }
@@ -160,10 +201,11 @@ private final class FieldsComparator: ValueComparator, @unchecked Sendable {
         self.comparators = fields.map(\.comparator)
     }
 
-    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
+    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
+    {
         for index in offsets.indices {
             let offset = offsets[index]
-            if unsafe !comparators[index].equals(lhs + offset, rhs + offset) { return false }
+            if unsafe !comparators[index].equals(lhs + offset, rhs + offset, &pending) { return false }
         }
         return true
     }
@@ -187,7 +229,8 @@ private final class EnumComparator: ValueComparator, @unchecked Sendable {
         self.alignment = ValueWitnessFlags(rawValue: witnesses.flags).alignment
     }
 
-    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
+    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
+    {
         guard let table = unsafe MetadataLayout(metadata.address).valueWitnesses,
             unsafe table.flags.contains(ValueWitnessFlags.hasEnumWitnesses)
         else { return false }
@@ -217,15 +260,25 @@ private final class EnumComparator: ValueComparator, @unchecked Sendable {
             )
             unsafe RuntimeEntryPoints.callProjectEnumData(project, value: left, metadata: metadata.address)
             unsafe RuntimeEntryPoints.callProjectEnumData(project, value: right, metadata: metadata.address)
-            var leftPayload = UnsafeRawPointer(left)
-            var rightPayload = UnsafeRawPointer(right)
+            let result: Bool
             if payload.isIndirect {
+                // The copies share the originals' boxes: the payloads outlive the copies, so
+                // their comparison is deferred rather than made in place.
                 let alignment = ValueWitnessFlags(rawValue: payload.type.valueWitnesses.flags).alignment
                 let offset = (16 + alignment - 1) & ~(alignment - 1)
-                unsafe leftPayload = unsafe UnsafeRawPointer(left).pointer(at: 0)! + offset
-                unsafe rightPayload = unsafe UnsafeRawPointer(right).pointer(at: 0)! + offset
+                if let leftBox = unsafe UnsafeRawPointer(left).pointer(at: 0),
+                    let rightBox = unsafe UnsafeRawPointer(right).pointer(at: 0)
+                {
+                    if unsafe leftBox != rightBox {
+                        unsafe pending.postpone(payload.comparator, leftBox + offset, rightBox + offset)
+                    }
+                    result = true
+                } else {
+                    result = false
+                }
+            } else {
+                result = unsafe payload.comparator.equals(UnsafeRawPointer(left), UnsafeRawPointer(right), &pending)
             }
-            let result = unsafe payload.comparator.equals(leftPayload, rightPayload)
             unsafe RuntimeEntryPoints.callInjectEnumTag(inject, value: left, tag: leftTag, metadata: metadata.address)
             unsafe RuntimeEntryPoints.callInjectEnumTag(inject, value: right, tag: rightTag, metadata: metadata.address)
             unsafe RuntimeEntryPoints.callDestroyWitness(destroy, value: left, metadata: metadata.address)
@@ -235,30 +288,31 @@ private final class EnumComparator: ValueComparator, @unchecked Sendable {
     }
 }
 
-/// Opaque existential containers: three buffer words, the dynamic type, then witness tables.
+/// Existential containers of every kind (`Any`, `any P`, class-bound, `any Error`), projected
+/// to their values: the dynamic types, then the values by their own comparator. A value in a
+/// box is compared later, from the work list.
 private final class ExistentialComparator: ValueComparator, @unchecked Sendable {
+    let type: MetadataReference
     let resolve: @Sendable (MetadataReference) -> ValueComparator
 
-    init(_ resolve: @escaping @Sendable (MetadataReference) -> ValueComparator) {
+    init(_ type: MetadataReference, _ resolve: @escaping @Sendable (MetadataReference) -> ValueComparator) {
+        self.type = type
         self.resolve = resolve
     }
 
-    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
-        // TargetOpaqueExistentialContainer: ValueBuffer (3 words), then `const Metadata *Type`.
-        guard let leftType = unsafe lhs.pointer(at: 24), let rightType = unsafe rhs.pointer(at: 24) else {
-            return unsafe lhs.pointer(at: 24) == rhs.pointer(at: 24)
-        }
-        guard unsafe leftType == rightType else { return false }
-        let type = unsafe MetadataReference(leftType)
-        let flags = ValueWitnessFlags(rawValue: type.valueWitnesses.flags)
-        var left = unsafe lhs
-        var right = unsafe rhs
-        if flags.contains(ValueWitnessFlags.isNonInline) {
-            // Out of line: the first word is a box whose value follows the heap header.
-            let offset = (16 + flags.alignment - 1) & ~(flags.alignment - 1)
-            unsafe left = unsafe lhs.pointer(at: 0)! + offset
-            unsafe right = unsafe rhs.pointer(at: 0)! + offset
-        }
-        return unsafe resolve(type).equals(left, right)
+    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
+    {
+        let (left, leftType) = unsafe ExistentialContainerLayout.project(lhs, type: type)
+        let (right, rightType) = unsafe ExistentialContainerLayout.project(rhs, type: type)
+        guard leftType == rightType else { return false }
+        // Two class instances: the same object, or equal by the class's own comparator.
+        let comparator = resolve(leftType)
+        let size = type.valueWitnesses.size
+        let leftInline = unsafe left >= lhs && left < lhs + size
+        let rightInline = unsafe right >= rhs && right < rhs + size
+        if leftInline && rightInline { return unsafe comparator.equals(left, right, &pending) }
+        if unsafe left == right { return true }
+        unsafe pending.postpone(comparator, left, right)
+        return true
     }
 }
