@@ -131,7 +131,7 @@ extension TypeMetadata {
             )
         }
         guard tree.containsFunction else {
-            return try resolve(tree, in: text, index: TypeNameIndex.shared)
+            return try checkedLayout(resolve(tree, in: text, index: TypeNameIndex.shared), of: tree, in: name)
         }
         // Function types resolve through the runtime, once every type they mention has.
         try validateComponents(of: tree, in: text)
@@ -198,7 +198,16 @@ extension TypeMetadata {
             }
             throw .unresolvableName(name: name, part: error.part, reason: error.reason)
         }
-        return try Self.resolve(tree, in: name, index: TypeNameIndex.shared)
+        return try checkedLayout(Self.resolve(tree, in: name, index: TypeNameIndex.shared), of: tree, in: name)
+    }
+
+    /// Returns `metadata` when its layout is sound; integer generic arguments may size
+    /// fixed-size arrays past what memory holds (TypeMetadata+LayoutCheck.swift).
+    private static func checkedLayout(_ metadata: MetadataReference, of tree: TypeName, in name: String)
+        throws(RuntimeMetadataError) -> MetadataReference
+    {
+        guard tree.containsValue, let overflow = TypeMetadata(metadata).layoutOverflow() else { return metadata }
+        throw .unresolvableName(name: name, part: shortened(name), reason: "the layout overflows: " + overflow)
     }
 
     private static func resolve(_ tree: TypeName, in name: String, index: TypeNameIndex) throws(RuntimeMetadataError)

@@ -104,6 +104,22 @@ extension TypeName {
         return false
     }
 
+    /// Whether an integer appears anywhere in the tree.
+    var containsValue: Bool {
+        var pending = [self]
+        while let next = pending.popLast() {
+            switch next {
+            case .value: return true
+            case .function(_, let parameters, let result): pending += parameters + [result]
+            case .nominal(let components): pending += components.flatMap(\.arguments)
+            case .pack(let elements), .composition(let elements): pending += elements
+            case .tuple(let elements): pending += elements.map(\.type)
+            case .metatype(let inner), .protocolMetatype(let inner): pending.append(inner)
+            }
+        }
+        return false
+    }
+
     /// How deeply a name nests, counted without recursion: one level for the name, and one
     /// more inside each `<…>`, `(…)`, `[…]` and `{…}`. The parser recurses once per level.
     /// - Parameter bytes: The name's UTF-8 bytes.

@@ -1,0 +1,40 @@
+// WrongAnswerTests.swift
+//
+// Answers that were wrong without crashing, each checked against an oracle no one here wrote:
+// `MemoryLayout`, the compiler's own metatypes, `as?`.
+
+import Fixtures
+import Testing
+
+@testable import RuntimeMetadata
+
+@Suite("Reliability: wrong answers")
+struct WrongAnswerTests {
+    @Test(
+        "Integer arguments that overflow a fixed-size array's layout are refused",
+        arguments: ["9223372036854775807", "1152921504606846976", "2305843009213693952", "-1"]
+    )
+    func hugeInlineArrays(_ count: String) async {
+        await #expect(processExitsWith: .success) { [count] in
+            for name in [
+                "Swift.InlineArray<\(count), Swift.Int>",
+                "Fixtures.ValueGenericStruct<\(count), Swift.Int>",
+                "(Swift.Int, Swift.InlineArray<\(count), Swift.Int8>)",
+            ] {
+                let error = #expect(throws: RuntimeMetadataError.self, "\(name)") { try TypeMetadata(named: name) }
+                #expect("\(error.map { "\($0)" } ?? "")".contains("overflow"), "\(name)")
+            }
+        }
+    }
+
+    @Test("Integer arguments that fit give MemoryLayout's sizes")
+    func fittingInlineArrays() throws {
+        let small = try TypeMetadata(named: "Swift.InlineArray<3, Swift.Int>")
+        #expect(small == TypeMetadata(InlineArray<3, Int>.self))
+        #expect(small.size == MemoryLayout<InlineArray<3, Int>>.size)
+        let user = try TypeMetadata(named: "Fixtures.ValueGenericStruct<4, Swift.Int16>")
+        #expect(user == TypeMetadata(ValueGenericStruct<4, Int16>.self))
+        #expect(user.size == MemoryLayout<ValueGenericStruct<4, Int16>>.size)
+        #expect(try TypeMetadata(named: "Swift.InlineArray<0, Swift.String>").size == 0)
+    }
+}
