@@ -230,6 +230,9 @@ extension TypeMetadata {
             var types: [MetadataReference] = []
             for element in elements { types.append(try resolve(element.type, in: name, index: index)) }
             if types.isEmpty { return MetadataReference(Void.self) }
+            if let noncopyable = types.first(where: { !TypeMetadata($0).isCopyable }) {
+                throw fail(TypeMetadata(noncopyable).name, "a tuple's elements must be Copyable")
+            }
             guard let tuple = MetadataReference.tuple(types, labels: elements.map(\.label)) else {
                 throw fail("(…)", "the runtime could not build this tuple")
             }
@@ -304,6 +307,22 @@ extension TypeMetadata {
                     values.append(.pack(types))
                 } else {
                     values.append(.type(try resolve(argument, in: name, index: index)))
+                }
+            }
+            // A type parameter requires Copyable unless its declaration suppresses it.
+            let admitting = descriptor.parametersAdmittingNoncopyable
+            for (index, value) in values.enumerated() where !admitting.contains(index) {
+                let types: [MetadataReference]
+                switch value {
+                case .type(let type): types = [type]
+                case .pack(let elements): types = elements
+                case .value: types = []
+                }
+                if let noncopyable = types.first(where: { !TypeMetadata($0).isCopyable }) {
+                    throw fail(
+                        key,
+                        "generic argument \(index + 1), '\(TypeMetadata(noncopyable).name)', is not Copyable"
+                    )
                 }
             }
             switch descriptor.instantiate(values) {

@@ -38,3 +38,35 @@ struct WrongAnswerTests {
         #expect(try TypeMetadata(named: "Swift.InlineArray<0, Swift.String>").size == 0)
     }
 }
+
+@Suite("Reliability: Copyable requirements")
+struct CopyableRequirementTests {
+    @Test(
+        "A noncopyable argument for a parameter that requires Copyable is refused, as the compiler refuses it",
+        arguments: [
+            "Swift.Array<Fixtures.NoncopyableStruct>",
+            "Swift.Dictionary<Swift.Int, Fixtures.NoncopyableStruct>",
+            "Fixtures.GenericBox<Fixtures.NoncopyableStruct>",
+            "Fixtures.GenericPair<Swift.Int, Fixtures.NoncopyableStruct>",
+            "(Fixtures.NoncopyableStruct, Swift.Int)",
+            "[Fixtures.NoncopyableStruct]",
+        ]
+    )
+    func refused(_ name: String) {
+        let error = #expect(throws: RuntimeMetadataError.self) { try TypeMetadata(named: name) }
+        #expect(error.map { "\($0)".contains("Copyable") } == true, "\(String(describing: error))")
+    }
+
+    @Test("Parameters declared ~Copyable take noncopyable arguments, and copyability follows")
+    func admitted() throws {
+        let optional = try TypeMetadata(named: "Swift.Optional<Fixtures.NoncopyableStruct>")
+        #expect(optional == TypeMetadata(of: Optional<NoncopyableStruct>.self))
+        #expect(!optional.isCopyable)
+        let conditional = try TypeMetadata(named: "Fixtures.ConditionallyCopyable<Fixtures.NoncopyableStruct>")
+        #expect(conditional == TypeMetadata(of: ConditionallyCopyable<NoncopyableStruct>.self))
+        #expect(!conditional.isCopyable)
+        let copyable = try TypeMetadata(named: "Fixtures.ConditionallyCopyable<Swift.Int>")
+        #expect(copyable == TypeMetadata(ConditionallyCopyable<Int>.self))
+        #expect(copyable.isCopyable)
+    }
+}

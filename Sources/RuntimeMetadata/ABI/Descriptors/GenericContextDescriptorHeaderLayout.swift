@@ -208,6 +208,15 @@ struct GenericRequirementDescriptorLayout: Sendable {
         return unsafe address.relativeDirectPointer(at: MemoryLayout<Fields>.offset(of: \.payload)!)
     }
 
+    /// The parameter and protocol set of an inverted-protocols requirement (`T: ~Copyable`):
+    /// the payload's `GenericParamIndex` (uint16, counting every level's parameters) and
+    /// `InvertibleProtocolSet` (uint16: bit 0 Copyable, bit 1 Escapable).
+    var invertedProtocols: (parameter: Int, protocols: UInt16)? {
+        guard unsafe kind == 5 else { return nil }
+        let offset = MemoryLayout<Fields>.offset(of: \.payload)!
+        return unsafe (Int(address.read(at: offset, as: UInt16.self)), address.read(at: offset + 2, as: UInt16.self))
+    }
+
     /// The layout kind of a layout requirement (`GenericRequirementLayoutKind`: 0 class).
     var layout: UInt32 { unsafe address.read(at: MemoryLayout<Fields>.offset(of: \.payload)!) }
 }

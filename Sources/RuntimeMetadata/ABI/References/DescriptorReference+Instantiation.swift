@@ -27,6 +27,21 @@ extension DescriptorReference {
         case accessFailed
     }
 
+    /// The generic parameters, by index over every level's, that admit noncopyable arguments:
+    /// those an inverted-protocols requirement frees from `Copyable` (`T: ~Copyable`). Every
+    /// other type parameter requires `Copyable`, as the compiler's generic signatures do.
+    var parametersAdmittingNoncopyable: Set<Int> {
+        guard isGeneric, let context = unsafe genericContext else { return [] }
+        var admitting = Set<Int>()
+        let requirements = unsafe context.requirements
+        for index in unsafe requirements.indices {
+            if let inverted = unsafe requirements[index].invertedProtocols, inverted.protocols & 1 != 0 {
+                admitting.insert(inverted.parameter)
+            }
+        }
+        return admitting
+    }
+
     /// Instantiates the type with arguments for every generic parameter, outer contexts' first.
     /// - Parameter arguments: One argument per generic parameter.
     /// - Returns: The complete metadata.
@@ -83,6 +98,8 @@ extension DescriptorReference {
             for index in unsafe requirements.indices {
                 let requirement = unsafe requirements[index]
                 let flags = unsafe requirement.flags
+                // Inverted protocols were checked above, and name no subject to resolve.
+                if unsafe requirement.kind == 5 { continue }
                 guard flags & 0x20 == 0 else { return .failure(.unresolvableRequirement("pack requirement")) }
                 guard let subject = unsafe resolve(requirement.param) else {
                     return .failure(
