@@ -74,9 +74,40 @@ extension ProtocolDescriptor {
         as existential: E.Type,
         _ body: (borrowing E) throws -> R
     ) rethrows -> R? {
-        guard let view = borrowedExistential(value, as: E.self) else { return nil }
+        guard let view = borrowedExistential(value, as: E.self) else {
+            // `as?` looks through optionals and `AnyObject` boxes before it fails; so does this.
+            guard let inner = castUnwrapped(value) else { return nil }
+            return try withOpened(inner, as: E.self, body)
+        }
         return try view.lend(value, as: E.self, to: body)
     }
+
+    /// What `as?` looks through before it gives up on a value: the payload of an optional
+    /// (`nil` for `.none`), and the value an `AnyObject` box holds: Foundation's box, which
+    /// conforms to the standard library's `_NSSwiftValue`, or the standard library's own
+    /// `Swift.__SwiftValue`, used where Foundation is not loaded.
+    /// - Parameter value: A value whose own type does not conform.
+    /// - Returns: The value inside, or `nil` when there is nothing to look through.
+    @usableFromInline
+    func castUnwrapped(_ value: borrowing Any) -> Any? {
+        if let optional = OpaqueValueAccess.optionalPayload(in: value) { return optional }
+        let type = TypeMetadata(Swift.type(of: value))
+        guard type.kind == .class else { return nil }
+        if let box = Self.swiftValueProtocol, box != self,
+            let unboxed = box.withOpened(value, as: (any _NSSwiftValue).self, { $0.value })
+        {
+            return unboxed
+        }
+        guard type == Self.standardLibraryBox, let field = Self.standardLibraryBoxValue else { return nil }
+        return try? field.value(in: copy value)
+    }
+
+    /// `_NSSwiftValue`, the protocol of Foundation's `AnyObject` box.
+    private static let swiftValueProtocol = try? ProtocolDescriptor((any _NSSwiftValue).self)
+
+    /// The standard library's `AnyObject` box, `Swift.__SwiftValue`, and its `value: Any`.
+    private static let standardLibraryBox = MetadataReference(mangledName: "s12__SwiftValueC").map(TypeMetadata.init)
+    private static let standardLibraryBoxValue = try? standardLibraryBox?.field(named: "value")
 
     /// The view of a value as `E` that ``withOpened(_:as:_:)`` lends, or `nil` when it cannot be
     /// opened: `E` is checked straight from its metadata (`any P` for this protocol, one table,

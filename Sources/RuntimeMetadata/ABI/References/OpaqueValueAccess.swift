@@ -321,6 +321,31 @@ enum OpaqueValueAccess {
         return unsafe table
     }
 
+    /// The payload of an `Optional` an `Any` holds, as `as?` looks through it.
+    /// - Parameter value: The value.
+    /// - Returns: `nil` when the value is not an optional; `.some(nil)` for `.none`; otherwise
+    ///   the payload, copied out as the value it holds (never a container of a container).
+    static func optionalPayload(in value: borrowing Any) -> Any?? {
+        unsafe withUnsafePointer(to: value) { container in
+            let (address, type) = unsafe ExistentialContainerLayout.project(
+                UnsafeRawPointer(container),
+                type: MetadataReference(Any.self)
+            )
+            guard type.rawKind == MetadataKind.optional.rawValue,
+                let witnesses = unsafe enumWitnesses(type),
+                case .type(let wrapped)? = type.genericArguments.first
+            else { return nil }
+            let tag = unsafe RuntimeEntryPoints.callGetEnumTag(
+                witnesses.witness(.getEnumTag),
+                value: address,
+                metadata: type.address
+            )
+            // Optional's one payload case, `some`, has tag 0, and its payload is at offset 0.
+            guard tag == 0 else { return .some(nil) }
+            return .some(unsafe copyAny(at: address, type: wrapped.metatype))
+        }
+    }
+
     /// Reads the tag of an enum value.
     /// - Parameters:
     ///   - value: The value.
