@@ -50,6 +50,10 @@ extension Field {
     @inline(never)
     private func castValue<Root, Value>(in root: Root, as type: Value.Type) throws(RuntimeMetadataError) -> Value {
         let fieldType = try resolvedType()
+        // The runtime's cast does not take builtin types: their values move only as themselves.
+        if fieldType.isBuiltin, Value.self != Any.self, TypeMetadata(Value.self) != fieldType {
+            throw .typeMismatch(expected: fieldType.name, actual: String(reflecting: Value.self), context: context)
+        }
         let outcome = OpaqueValueAccess.readField(
             of: root,
             access: rootAccess,
@@ -93,6 +97,14 @@ extension Field {
     ///   the declaring type or `newValue` does not cast to the property's type.
     public func setValue<Root, Value>(_ newValue: Value, in root: inout Root) throws(RuntimeMetadataError) {
         let fieldType = try resolvedType()
+        // The runtime's cast does not take builtin types: their values move only as themselves.
+        if fieldType.isBuiltin, TypeMetadata(Swift.type(of: newValue as Any)) != fieldType {
+            throw .typeMismatch(
+                expected: fieldType.name,
+                actual: String(reflecting: Swift.type(of: newValue as Any)),
+                context: context
+            )
+        }
         let outcome = OpaqueValueAccess.writeField(
             newValue,
             of: &root,

@@ -156,6 +156,8 @@ extension TypeMetadata {
     /// Whether a value casts to this type with `as?`.
     func canCast(_ value: Any) -> Bool {
         guard let type else { return false }
+        // The runtime's cast does not take builtin types: only a value of the type itself fits.
+        if isBuiltin { return TypeMetadata(Swift.type(of: value)) == self }
         func check<T>(_: T.Type) -> Bool { value is T }
         return _openExistential(type, do: check)
     }

@@ -119,3 +119,10 @@ extension TypeMetadata {
         }
     }
 }
+
+extension TypeMetadata {
+    /// Whether this is a builtin type (`Builtin.Int64`, `Builtin.FixedArray<N, T>`), which the
+    /// standard library's own types store, and which the runtime's dynamic cast does not take as
+    /// a destination.
+    var isBuiltin: Bool { kind == .opaque || kind == .fixedArray }
+}

@@ -83,6 +83,11 @@ indirect enum TypeName: Equatable, Sendable {
         guard parser.atEnd else {
             throw ParseError(part: parser.rest, reason: "unexpected text after a complete type")
         }
+        // Postfix `?`, `!`, `.Type` and `.Protocol` nest without brackets: measure the tree.
+        let depth = result.depth
+        guard depth <= RuntimeMetadataLimits.maximumNameNesting else {
+            throw ParseError(part: "", reason: "the name nests too deeply", limit: (.nameNesting, depth))
+        }
         return result
     }
 }
@@ -102,6 +107,27 @@ extension TypeName {
             }
         }
         return false
+    }
+
+    /// The tree's depth, measured without recursion: the levels the resolver and the runtime's
+    /// printer recurse through.
+    var depth: Int {
+        var deepest = 0
+        var pending: [(TypeName, Int)] = [(self, 1)]
+        while let (next, level) = pending.popLast() {
+            deepest = max(deepest, level)
+            let children: [TypeName]
+            switch next {
+            case .value: children = []
+            case .function(_, let parameters, let result): children = parameters + [result]
+            case .nominal(let components): children = components.flatMap(\.arguments)
+            case .pack(let elements), .composition(let elements): children = elements
+            case .tuple(let elements): children = elements.map(\.type)
+            case .metatype(let inner), .protocolMetatype(let inner): children = [inner]
+            }
+            pending += children.map { ($0, level + 1) }
+        }
+        return deepest
     }
 
     /// Whether an integer appears anywhere in the tree.
@@ -217,7 +243,18 @@ private struct Parser {
     /// postfix := primary ('?' | '!' | '.Type' | '.Protocol')*
     mutating func parsePostfix() throws(TypeName.ParseError) -> TypeName {
         var type = try parsePrimary()
+        // Each postfix operator wraps the type once more; bound the wrapping as it is built, as
+        // a deeper tree would recurse when it is released.
+        var wraps = 0
         while true {
+            if wraps + depth > RuntimeMetadataLimits.maximumNameNesting {
+                throw TypeName.ParseError(
+                    part: "",
+                    reason: "the name nests too deeply",
+                    limit: (.nameNesting, wraps + depth)
+                )
+            }
+            wraps += 1
             if consume("?") || consume("!") {
                 type = .nominal([.init(name: "Swift", arguments: []), .init(name: "Optional", arguments: [type])])
             } else if lookingAt(".Type"), !isIdentifierByte(at: position + 5) {

@@ -60,6 +60,26 @@ struct NameLimitTests {
         }
     }
 
+    @Test("Postfix nesting (a million '?', '!' or '.Type') is refused before it is built, on a 512 KiB thread")
+    func postfixNesting() async {
+        await #expect(processExitsWith: .success) {
+            onSmallStack {
+                for suffix in ["?", "!", ".Type"] {
+                    let name = "Swift.Int" + String(repeating: suffix, count: 1_000_000 / suffix.utf8.count)
+                    let error = #expect(throws: RuntimeMetadataError.self) { try TypeMetadata(named: name) }
+                    guard case .limitExceeded(.nameNesting, _, _)? = error else {
+                        Issue.record("expected the nesting limit for '\(suffix)', got \(String(describing: error))")
+                        continue
+                    }
+                }
+            }
+            // Within the limit, a postfix chain resolves as its bracketed spelling does.
+            let depth = RuntimeMetadataLimits.maximumNameNesting - 1
+            let chained = try TypeMetadata(named: "Swift.Int" + String(repeating: "?", count: depth))
+            #expect(chained == (try TypeMetadata(named: nestedName(depth))))
+        }
+    }
+
     @Test("The nesting limit is exact: the deepest allowed name resolves, one more level is refused")
     func nestingBoundary() throws {
         let limit = RuntimeMetadataLimits.maximumNameNesting

@@ -150,3 +150,42 @@ struct Swift5ClientTests {
         }
     }
 }
+
+@Suite("Reliability: reference storage")
+struct ReferenceStorageTests {
+    @Test("weak and unowned fields read as Any have the property's own type, as Mirror and the compiler give it")
+    func referenceFieldsAsAny() throws {
+        let dog = Dog()
+        let references = SpeakerReferences(delegate: dog, owner: dog)
+        let metadata = TypeMetadata(SpeakerReferences.self)
+        let delegate = try metadata.field(named: "delegate").value(in: references)
+        #expect(Swift.type(of: delegate) == Optional<any Speaker>.self)
+        #expect(Swift.type(of: delegate) == Swift.type(of: Mirror(reflecting: references).children.first!.value))
+        let owner = try metadata.field(named: "owner").value(in: references)
+        #expect((owner as? any Speaker)?.speak() == "woof")
+        let fixture = ReferenceFixture.shared
+        let ownership = OwnershipStruct(strong: fixture)
+        let ownershipType = TypeMetadata(OwnershipStruct.self)
+        for name in ["unownedObject", "unmanagedObject", "strong"] {
+            let value = try ownershipType.field(named: name).value(in: ownership)
+            #expect(Swift.type(of: value) == ReferenceFixture.self, "\(name)")
+            #expect(value as? ReferenceFixture === fixture, "\(name)")
+        }
+        withExtendedLifetime(dog) {}
+    }
+
+    @Test("An optional unowned(unsafe) field holding nil reads as nil in a child process, never dereferenced")
+    func optionalUnmanagedNil() async {
+        await #expect(processExitsWith: .success) {
+            let node = TreeNode(label: "root")
+            let root = try TypeMetadata(TreeNode.self).field(named: "root")
+            #expect(try root.value(in: node, as: TreeNode?.self) == nil)
+            var any: Any = node
+            #expect(throws: RuntimeMetadataError.self) { try root.setValue("text", in: &any) }
+            try root.setValue(node, in: &any)
+            #expect(node.root === node)
+            try root.setValue(TreeNode?.none, in: &any)
+            #expect(node.root == nil)
+        }
+    }
+}

@@ -16,13 +16,15 @@ private struct WeakStorage {
 }
 
 /// Storage for an `unowned` reference, laid out as the runtime lays out `unowned` properties.
+/// Optional, as such a property may be (`unowned var owner: Node?`): null is `nil`, and a
+/// non-optional property's word is never null.
 private struct UnownedStorage {
-    unowned var value: AnyObject
+    unowned var value: AnyObject?
 }
 
-/// Storage for an `unowned(unsafe)` reference: the bare object pointer.
+/// Storage for an `unowned(unsafe)` reference: the bare object pointer, null for `nil`.
 private struct UnmanagedStorage {
-    unowned(unsafe) var value: AnyObject
+    unowned(unsafe) var value: AnyObject?
 }
 
 /// How a stored property holds its reference, from the mangled type's suffix.
@@ -236,17 +238,32 @@ enum OpaqueValueAccess {
         switch ownership {
         case .weak:
             let object = unsafe address.assumingMemoryBound(to: WeakStorage.self).pointee.value
-            return object as? Value
+            guard let converted = reference(object, asFieldType: fieldType) else { return nil }
+            return converted as? Value
         case .unowned:
-            return unsafe address.assumingMemoryBound(to: UnownedStorage.self).pointee.value as? Value
+            let object = unsafe address.assumingMemoryBound(to: UnownedStorage.self).pointee.value
+            guard let converted = reference(object, asFieldType: fieldType) else { return nil }
+            return converted as? Value
         case .unownedUnsafe:
-            return unsafe address.assumingMemoryBound(to: UnmanagedStorage.self).pointee.value as? Value
+            let object = unsafe address.assumingMemoryBound(to: UnmanagedStorage.self).pointee.value
+            guard let converted = reference(object, asFieldType: fieldType) else { return nil }
+            return converted as? Value
         case .strong:
             if MetadataReference(Value.self) == fieldType {
                 return unsafe address.assumingMemoryBound(to: Value.self).pointee
             }
             return unsafe copyAny(at: address, type: fieldType.metatype) as? Value
         }
+    }
+
+    /// A reference read from weak or unowned storage, as a value of the property's own type
+    /// (`Optional<any CP>`, `Node`), with the existential's witness tables found again.
+    private static func reference(_ object: AnyObject?, asFieldType fieldType: MetadataReference) -> Any? {
+        func convert<Field>(_: Field.Type) -> Any? {
+            guard let converted = object as? Field else { return nil }
+            return converted
+        }
+        return _openExistential(fieldType.metatype, do: convert)
     }
 
     /// Writes a stored property, casting the new value to the property's type first.
@@ -289,11 +306,9 @@ enum OpaqueValueAccess {
                 case .weak:
                     unsafe address.assumingMemoryBound(to: WeakStorage.self).pointee.value = object
                 case .unowned:
-                    if let object { unsafe address.assumingMemoryBound(to: UnownedStorage.self).pointee.value = object }
+                    unsafe address.assumingMemoryBound(to: UnownedStorage.self).pointee.value = object
                 case .unownedUnsafe:
-                    if let object {
-                        unsafe address.assumingMemoryBound(to: UnmanagedStorage.self).pointee.value = object
-                    }
+                    unsafe address.assumingMemoryBound(to: UnmanagedStorage.self).pointee.value = object
                 case .strong:
                     break
                 }

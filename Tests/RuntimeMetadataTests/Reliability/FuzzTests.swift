@@ -1,0 +1,294 @@
+// FuzzTests.swift
+//
+// A fuzz suite of our own, deterministic (fixed seeds) and bounded (a number of inputs and a
+// time budget per target). Each target runs in a child process, so that a crash fails its
+// test with the input that caused it instead of taking the test runner down; the child
+// prints what it tried, which the parent reports. Every input must either succeed or throw a
+// typed `RuntimeMetadataError`, and a failed write must leave the value as it was.
+
+import Fixtures
+import Foundation
+import Testing
+
+@testable import RuntimeMetadata
+
+/// SplitMix64: a small, fixed-seed generator, so that every run tries the same inputs.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The budget of one fuzz target, and its report.
+struct FuzzRun {
+    let name: String
+    let maximumInputs: Int
+    let deadline: Date
+    var inputs = 0
+    var resolved = 0
+    var refused = 0
+
+    init(_ name: String, inputs: Int, seconds: Double = 20) {
+        self.name = name
+        self.maximumInputs = inputs
+        self.deadline = Date(timeIntervalSinceNow: seconds)
+    }
+
+    /// Whether another input fits the budget.
+    var hasBudget: Bool { inputs < maximumInputs && Date() < deadline }
+
+    /// Notes the input about to be tried: every 64th on standard error, where a crash leaves
+    /// one of the last; every one in the file `FUZZ_TRACE` names, when it is set.
+    mutating func attempt(_ description: @autoclosure () -> String) {
+        inputs += 1
+        if let path = ProcessInfo.processInfo.environment["FUZZ_TRACE"] {
+            try? "\(name) #\(inputs): \(description())".write(toFile: path, atomically: false, encoding: .utf8)
+        } else if inputs % 64 == 0 {
+            FileHandle.standardError.write(Data("FUZZ \(name) #\(inputs): \(description().prefix(300))\n".utf8))
+        }
+    }
+
+    /// Prints the counts on standard output.
+    func report() {
+        print("FUZZ-REPORT \(name): \(inputs) inputs, \(resolved) resolved, \(refused) refused with a typed error")
+    }
+}
+
+/// Mutations of text: replacing, inserting, repeating and cutting pieces.
+enum Mutator {
+    static func mutate(_ text: String, tokens: [String], using generator: inout SplitMix64) -> String {
+        var bytes = Array(text.utf8)
+        let steps = Int.random(in: 1...4, using: &generator)
+        for _ in 0..<steps {
+            let position = bytes.isEmpty ? 0 : Int.random(in: 0...bytes.count, using: &generator)
+            let token = Array(tokens.randomElement(using: &generator)!.utf8)
+            switch Int.random(in: 0..<6, using: &generator) {
+            case 0:
+                bytes.insert(contentsOf: token, at: position)
+            case 1:
+                let end = min(bytes.count, position + Int.random(in: 0...4, using: &generator))
+                bytes.replaceSubrange(position..<end, with: token)
+            case 2:
+                let end = min(bytes.count, position + Int.random(in: 0...8, using: &generator))
+                bytes.removeSubrange(position..<end)
+            case 3:
+                // Nesting: repeat a piece many times.
+                let count = [2, 10, 100, 300, 2_000].randomElement(using: &generator)!
+                bytes.insert(contentsOf: Array(repeating: token, count: count).joined(), at: position)
+            case 4:
+                bytes = Array(bytes.prefix(position))
+            default:
+                bytes.insert(UInt8.random(in: 0x20...0x7E, using: &generator), at: position)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// Human names to start from.
+let nameCorpus: [String] =
+    Fixtures.all.map(\.name) + [
+        "Swift.Int", "Swift.Dictionary<Swift.String, Swift.Array<Swift.Int>>", "(x: Swift.Int, Swift.String)",
+        "Swift.Optional<Swift.Int>", "[Swift.Int: Swift.String]", "Swift.Int?", "Swift.Equatable & Swift.Hashable",
+        "Swift.Int.Type", "Fixtures.FixtureProtocol.Protocol", "Swift.InlineArray<3, Swift.Int>",
+        "Fixtures.PackStruct<Pack{Swift.Int, Swift.String}>", "(Swift.Int) -> Swift.String",
+    ]
+
+/// Pieces of names to mutate with.
+let nameTokens: [String] = [
+    "<", ">", "(", ")", ",", ".", ":", "&", "?", "!", "[", "]", "{", "}", " ", "`", "$", "->", "async ", "throws ",
+    "inout ", "Swift.Int", "Swift.Optional<", "Swift.Array<", "Pack{", ".Type", ".Protocol", "any ", "@Sendable ",
+    "-1", "0", "9223372036854775807", "(unknown context at $0)", "(extension in Swift):", "é", "\u{0}", "Fixtures.",
+    "Swift.InlineArray<", "Fixtures.NoncopyableStruct", "Swift.AnyObject", "Any", "`a b`",
+]
+
+/// Pieces of mangled names to mutate with.
+let mangledTokens: [String] = [
+    "$", "$2", "$2_", "$s", "_", "y", "G", "t", "c", "Sg", "Sa", "SD", "Si", "SS", "Sq", "x", "q_", "qd__", "Qz",
+    "A", "AA", "Xp", "m", "p", "Bi64_", "0", "9", "99999", "Yb", "YaK", "z", "XSq", "SH_p", "_p", "Xl", "Xc",
+    "8Fixtures", "5PointV", "C", "V", "O", "P", "a", "XZ", "13$0",
+]
+
+/// Makes a value of enum `E` from a random case name and payload, and reads it back.
+private func fuzzEnum<E>(_: E.Type, _ run: inout FuzzRun, _ generator: inout SplitMix64, payloads: [Any?]) {
+    let metadata = TypeMetadata(E.self)
+    let names = ((try? metadata.cases) ?? []).map(\.name) + ["", "nope", "some", "none"]
+    let name = names.randomElement(using: &generator)!
+    let payload = payloads.randomElement(using: &generator)!
+    run.attempt("\(metadata.name).\(name)(\(payload.map { "\(Swift.type(of: $0))" } ?? "nil"))")
+    do {
+        let value: E = try metadata.makeValue(case: name, payload: payload)
+        run.resolved += 1
+        #expect(try metadata.caseName(of: value) == name)
+        _ = try? metadata.payload(of: value, as: Any.self)
+        _ = TypeMetadata.layoutEquals(value, value)
+    } catch {
+        run.refused += 1
+    }
+}
+
+@Suite("Reliability: fuzzing")
+struct FuzzTests {
+    @Test("Random and mutated type names: a type or a typed error, never a crash")
+    func names() async {
+        let result = await #expect(
+            processExitsWith: .success,
+            observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            var generator = SplitMix64(state: 0x5EED_0001)
+            var run = FuzzRun("names", inputs: 6_000)
+            while run.hasBudget {
+                let base = nameCorpus.randomElement(using: &generator)!
+                let name = Mutator.mutate(base, tokens: nameTokens, using: &generator)
+                run.attempt(name)
+                do {
+                    let metadata = try TypeMetadata(named: name)
+                    run.resolved += 1
+                    // What users read next must not crash either.
+                    _ = metadata.name
+                    _ = metadata.size
+                    _ = try? metadata.fields.count
+                    _ = try? metadata.cases.count
+                } catch {
+                    run.refused += 1
+                }
+            }
+            run.report()
+        }
+        FuzzTests.printReport(result)
+    }
+
+    @Test("Random and mutated mangled names: a type or a typed error, never a crash")
+    func mangledNames() async {
+        let result = await #expect(
+            processExitsWith: .success,
+            observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            var generator = SplitMix64(state: 0x5EED_0002)
+            var run = FuzzRun("mangled names", inputs: 6_000)
+            let corpus = Fixtures.all.compactMap { _mangledTypeName($0.type) } + hostileMangledNames
+            while run.hasBudget {
+                let base = corpus.randomElement(using: &generator)!
+                let name = Mutator.mutate(base, tokens: mangledTokens, using: &generator)
+                run.attempt(name)
+                do {
+                    let metadata = try TypeMetadata(mangledName: name)
+                    run.resolved += 1
+                    _ = metadata.name
+                    _ = metadata.mangledName
+                } catch {
+                    run.refused += 1
+                }
+            }
+            run.report()
+        }
+        FuzzTests.printReport(result)
+    }
+
+    @Test("Random field writes and reads through Any roots: written, or refused with the value unchanged")
+    func fieldValues() async {
+        let result = await #expect(
+            processExitsWith: .success,
+            observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            var generator = SplitMix64(state: 0x5EED_0003)
+            var run = FuzzRun("field values", inputs: 20_000)
+            // Objects an unowned field may refer to stay alive for the whole run.
+            let dog = Dog()
+            let cat = Cat()
+            // Each sample rewrapped: an array upcast from `[@Sendable () -> Any]` goes through a
+            // runtime cast that fails on the attribute (Swift 6.3.1).
+            let samples: [() -> Any] = Fixtures.all.compactMap(\.sample).map { sample in { sample() } }
+            let roots: [() -> Any] =
+                samples + [
+                    { Callbacks() }, { HoldsExistential(item: Point(x: 1, y: 2), anything: "a") },
+                    { SpeakerReferences(delegate: dog, owner: cat) }, { Holder<Any>(Point(x: 3, y: 4)) },
+                ]
+            let values: [Any] = [
+                0, -1, Int.max, "text", "", 2.5, Double.nan, true, Int32(3), Float(1), UInt8(7), [1, 2], ["a"],
+                Optional<String>.none as Any, Optional("some") as Any, Point(x: 9, y: 9), ReferenceFixture.shared, dog,
+                { (x: Int) in x } as Any, Holder<Any>(1).held, Date(timeIntervalSince1970: 0), [String: Int](),
+                Optional<any Speaker>.some(dog) as Any, (1, "tuple"), EightFieldStruct.sample,
+            ]
+            while run.hasBudget {
+                var root = roots.randomElement(using: &generator)!()
+                let metadata = TypeMetadata(Swift.type(of: root))
+                guard let fields = try? metadata.fields, !fields.isEmpty else { continue }
+                let field = fields[Int.random(in: 0..<fields.count, using: &generator)]
+                let value = values.randomElement(using: &generator)!
+                run.attempt("\(metadata.name).\(field.name) = \(Swift.type(of: value))")
+                let before = try? field.value(in: root)
+                do {
+                    try field.setValue(value, in: &root)
+                    run.resolved += 1
+                    let after = try field.value(in: root)
+                    // Compared when the value is of the property's type and equal to itself
+                    // (NaN is not, by `==`, which layout equality follows).
+                    if let type = field.type, TypeMetadata(Swift.type(of: value)) == type,
+                        TypeMetadata.layoutEquals(value, value)
+                    {
+                        #expect(TypeMetadata.layoutEquals(after, value), "\(metadata.name).\(field.name)")
+                    }
+                } catch {
+                    run.refused += 1
+                    let after = try? field.value(in: root)
+                    if let before, let after, TypeMetadata.layoutEquals(before, before) {
+                        #expect(TypeMetadata.layoutEquals(before, after), "\(metadata.name).\(field.name) changed")
+                    }
+                }
+            }
+            withExtendedLifetime((dog, cat)) {}
+            run.report()
+        }
+        FuzzTests.printReport(result)
+    }
+
+    @Test("Random enum cases and payloads: made and read back, or refused with a typed error")
+    func enumPayloads() async {
+        let result = await #expect(
+            processExitsWith: .success,
+            observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            var generator = SplitMix64(state: 0x5EED_0004)
+            var run = FuzzRun("enum payloads", inputs: 20_000)
+            let payloads: [Any?] = [
+                nil, 1, "s", 2.5, (1, 2.5), CompassDirection.north, IndirectTree.leaf(1), { (x: Int) in x },
+                Optional<Int>.none as Any, [1], Point(x: 1, y: 1), GenericBox(value: { (x: Int) in x }),
+                PartiallyIndirectEnum.value(1),
+            ]
+            while run.hasBudget {
+                switch Int.random(in: 0..<8, using: &generator) {
+                case 0: fuzzEnum(Shape.self, &run, &generator, payloads: payloads)
+                case 1: fuzzEnum(MultiPayloadEnum.self, &run, &generator, payloads: payloads)
+                case 2: fuzzEnum(IndirectTree.self, &run, &generator, payloads: payloads)
+                case 3: fuzzEnum(PartiallyIndirectEnum.self, &run, &generator, payloads: payloads)
+                case 4: fuzzEnum(Callback.self, &run, &generator, payloads: payloads)
+                case 5: fuzzEnum(Int?.self, &run, &generator, payloads: payloads)
+                case 6: fuzzEnum(MixedOrderEnum.self, &run, &generator, payloads: payloads)
+                default: fuzzEnum(GenericEnum<Int>.self, &run, &generator, payloads: payloads)
+                }
+            }
+            run.report()
+        }
+        FuzzTests.printReport(result)
+    }
+
+    /// Prints a child's report lines in the parent's output, and after a crash the last input
+    /// it noted (run one target with `FUZZ_TRACE=/tmp/input` to keep the exact one).
+    static func printReport(_ result: ExitTest.Result?) {
+        guard let result else { return }
+        let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+        for line in output.split(separator: "\n") where line.hasPrefix("FUZZ-REPORT") { print(line) }
+        if result.exitStatus != .exitCode(0) {
+            let errors = String(decoding: result.standardErrorContent, as: UTF8.self).split(separator: "\n")
+            for line in errors.filter({ $0.hasPrefix("FUZZ ") }).suffix(2) { print("last input: \(line)") }
+            for line in errors.suffix(5) { print("child: \(line)") }
+        }
+    }
+}
