@@ -130,10 +130,11 @@ extension TypeMetadata {
                     "the runtime's demangler prints '\(error.part)' here, which is not a type this library validates (\(error.reason))"
             )
         }
-        guard tree.containsFunction else {
+        guard tree.containsFunction || tree.containsRawLabel else {
             return try checkedLayout(resolve(tree, in: text, index: TypeNameIndex.shared), of: tree, in: name)
         }
-        // Function types resolve through the runtime, once every type they mention has.
+        // Function types, and tuples with raw-identifier labels, resolve through the runtime,
+        // once every type they mention has.
         try validateComponents(of: tree, in: text)
         guard let reference = MetadataReference(mangledName: name) else {
             throw .unresolvableName(name: name, part: name, reason: "the runtime cannot resolve this mangled name")
@@ -224,6 +225,13 @@ extension TypeMetadata {
         case .function(let text, _, _):
             throw fail(text, "function types cannot be resolved by name; use the mangled name")
         case .tuple(let elements):
+            if let raw = elements.first(where: { $0.label.hasPrefix("`") }) {
+                // The runtime builds another tuple from the same label string than the compiler's.
+                throw fail(
+                    raw.label,
+                    "tuples with raw-identifier labels resolve only by their mangled name (_mangledTypeName)"
+                )
+            }
             guard elements.count <= RuntimeMetadataLimits.maximumTupleArity else {
                 throw .limitExceeded(.tupleArity, value: elements.count, context: shortened(name))
             }

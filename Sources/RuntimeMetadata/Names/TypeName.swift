@@ -130,6 +130,24 @@ extension TypeName {
         return deepest
     }
 
+    /// Whether a tuple in the tree has a raw-identifier label (kept in backticks).
+    var containsRawLabel: Bool {
+        var pending = [self]
+        while let next = pending.popLast() {
+            switch next {
+            case .value: break
+            case .function(_, let parameters, let result): pending += parameters + [result]
+            case .nominal(let components): pending += components.flatMap(\.arguments)
+            case .pack(let elements), .composition(let elements): pending += elements
+            case .tuple(let elements):
+                if elements.contains(where: { $0.label.hasPrefix("`") }) { return true }
+                pending += elements.map(\.type)
+            case .metatype(let inner), .protocolMetatype(let inner): pending.append(inner)
+            }
+        }
+        return false
+    }
+
     /// Whether an integer appears anywhere in the tree.
     var containsValue: Bool {
         var pending = [self]
@@ -330,10 +348,14 @@ private struct Parser {
                 skipSpaces()
                 var label = ""
                 let save = position
+                let labelStart = position
                 if let identifier = parseIdentifier() {
                     skipSpaces()
                     if consume(":") {
-                        label = identifier
+                        // The runtime keeps a raw identifier label in backticks, as it is written;
+                        // an escaped keyword (`class`) is stored plain.
+                        let wasQuoted = bytes[labelStart] == UInt8(ascii: "`")
+                        label = wasQuoted && !Self.isPlainIdentifier(identifier) ? "`" + identifier + "`" : identifier
                     } else {
                         position = save
                     }
@@ -387,6 +409,23 @@ private struct Parser {
         if isFunction { throw TypeName.ParseError(part: rest.isEmpty ? "end of name" : rest, reason: "expected '->'") }
         if elements.count == 1 && elements[0].label.isEmpty { return elements[0].type }
         return .tuple(elements)
+    }
+
+    /// Whether text is an identifier without backticks: a letter, `_` or non-ASCII character,
+    /// then those or digits.
+    static func isPlainIdentifier(_ text: String) -> Bool {
+        // The runtime's demangler prints a space in a raw identifier as U+00A0, which no plain
+        // identifier contains.
+        if text.unicodeScalars.contains(where: { $0.value == 0xA0 || $0.properties.isWhitespace }) { return false }
+        let bytes = Array(text.utf8)
+        guard let first = bytes.first, !(first >= 0x30 && first <= 0x39), first != UInt8(ascii: "$") else {
+            return false
+        }
+        return bytes.allSatisfy {
+            $0 == UInt8(ascii: "_") || ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A)
+                || ($0 >= 0x61 && $0 <= 0x7A)
+                || $0 >= 0x80
+        }
     }
 
     /// Consumes a keyword not followed by an identifier character.
@@ -455,6 +494,10 @@ private struct Parser {
                 guard consume(")") else { throw TypeName.ParseError(part: rest, reason: "malformed anonymous context") }
                 name = String(decoding: bytes[start..<position], as: UTF8.self)
             } else if let identifier = parseIdentifier() {
+                // A raw identifier that is not a plain one stays quoted, as the runtime prints it:
+                // `Swift.Int` in backticks is one identifier, not a path.
+                let quoted = position > 0 && bytes[position - 1] == UInt8(ascii: "`")
+                let identifier = quoted && !Self.isPlainIdentifier(identifier) ? "`" + identifier + "`" : identifier
                 if identifier == "Pack" && components.isEmpty && consume("{") {
                     var elements: [TypeName] = []
                     skipSpaces()

@@ -6,7 +6,8 @@
 // Platform branch: `Element::Offset` is a `StoredSize` on Apple platforms and a `uint32_t`
 // elsewhere (followed by 4 bytes of padding on 64-bit Linux). Reading it as `Int` on Linux
 // is the Runtime library's latent bug. Labels are one string: each element's label followed
-// by a space, an empty label for an unlabelled element, or a null pointer when none has one.
+// by a space, an empty label for an unlabelled element, or a null pointer when none has one;
+// a raw identifier label keeps its backticks and may contain spaces (Swift 6.2, SE-0451).
 
 /// A view of tuple metadata.
 @unsafe
@@ -52,8 +53,21 @@ struct TupleTypeMetadataLayout: Sendable {
         guard let string = unsafe address.pointer(at: MemoryLayout<Fields>.offset(of: \.labels)!) else {
             return Array(repeating: "", count: count)
         }
-        var labels = unsafe string.cString.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        // The string ends in a space, which leaves one empty piece after the last label.
+        // Each label ends at a space outside backticks: a raw identifier label keeps its
+        // backticks and may hold spaces ("`a b` c " for `(`a b`: Int, c: String)`).
+        var labels: [String] = []
+        var current: [UInt8] = []
+        var inBackticks = false
+        for byte in unsafe string.cString.utf8 {
+            if byte == UInt8(ascii: "`") { inBackticks.toggle() }
+            if byte == UInt8(ascii: " ") && !inBackticks {
+                labels.append(String(decoding: current, as: UTF8.self))
+                current.removeAll()
+            } else {
+                current.append(byte)
+            }
+        }
+        if !current.isEmpty { labels.append(String(decoding: current, as: UTF8.self)) }
         if labels.count > count { labels.removeLast(labels.count - count) }
         while labels.count < count { labels.append("") }
         return labels

@@ -92,6 +92,18 @@ struct DescriptorReference: Hashable, Sendable {
         return unsafe MangledNameLayout(name).leadingContextDescriptor.map(DescriptorReference.init)
     }
 
+    /// The extended type as the runtime's demangler prints it, for an extension whose mangled
+    /// extended context has no symbolic reference (a generic standard-library type, such as
+    /// `Swift.Array<A>` for `extension Array where Element: …`).
+    var extendedTypeDemangled: String? {
+        guard let name = unsafe context.extendedContext else { return nil }
+        let text = unsafe MangledNameLayout(name).printable
+        guard !text.contains("<ref>"), text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        let symbol = "$s" + text + "D"
+        guard let demangled = RuntimeEntryPoints.demangle(symbol), demangled != symbol else { return nil }
+        return demangled
+    }
+
     /// Whether this is an extension context.
     var isExtension: Bool { unsafe context.flags.kind == .extension }
 
@@ -287,7 +299,8 @@ extension DescriptorReference {
         if isExtension {
             let extended =
                 extendedType.map { Self.stripGenericArguments($0.qualifiedName) }
-                ?? extendedTypeDescriptor?.qualifiedName ?? "?"
+                ?? extendedTypeDescriptor?.qualifiedName
+                ?? extendedTypeDemangled.map(Self.stripGenericArguments) ?? "?"
             return "(extension in \(moduleName)):\(extended)"
         }
         let abiName = importInfo.first { $0.kind == "N" }?.value
