@@ -122,3 +122,15 @@ public struct CodedError: Error, Equatable {
         self.message = message
     }
 }
+
+/// A zero-sized field between two others.
+public struct HoldsEmpty {
+    public var before: Int
+    public var empty: EmptyStruct
+    public var after: Int8
+    public init() {
+        before = 1
+        empty = EmptyStruct()
+        after = 2
+    }
+}
