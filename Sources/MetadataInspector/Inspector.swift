@@ -89,10 +89,13 @@ public enum Inspector {
         } catch {
             byName = error
         }
-        if !name.contains("."), !name.contains("<"), !name.contains(" "),
-            let mangled = try? TypeMetadata(mangledName: name)
-        {
-            return mangled
+        if !name.contains("."), !name.contains("<"), !name.contains(" ") {
+            // Looks mangled: when it is not a valid mangling either, say why in those terms.
+            do {
+                return try TypeMetadata(mangledName: name)
+            } catch .unresolvableName(_, _, let reason) where reason == "not a valid type mangling" {
+                throw .unknownType(name: name, reason: "neither a type name nor a valid type mangling")
+            } catch {}
         }
         switch byName {
         case .unresolvableName(_, let part, let reason): throw .unknownType(name: name, reason: "'\(part)': \(reason)")
