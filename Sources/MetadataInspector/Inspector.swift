@@ -91,15 +91,24 @@ public enum Inspector {
         }
         if !name.contains("."), !name.contains("<"), !name.contains(" ") {
             // Looks mangled: when it is not a valid mangling either, say why in those terms.
+            let asMangled: String
             do {
                 return try TypeMetadata(mangledName: name)
-            } catch .unresolvableName(_, _, let reason) where reason == "not a valid type mangling" {
-                throw .unknownType(name: name, reason: "neither a type name nor a valid type mangling")
-            } catch {}
+            } catch .unresolvableName(_, let part, let reason) {
+                asMangled = part == name ? reason : "'\(part)': \(reason)"
+            } catch {
+                asMangled = "\(error)"
+            }
+            throw .unknownType(name: name, reason: "\(Self.reason(byName)); as a mangled name, \(asMangled)")
         }
+        throw .unknownType(name: name, reason: Self.reason(byName))
+    }
+
+    /// A name error's reason, as the inspector words it.
+    private static func reason(_ byName: RuntimeMetadataError) -> String {
         switch byName {
-        case .unresolvableName(_, let part, let reason): throw .unknownType(name: name, reason: "'\(part)': \(reason)")
-        default: throw .unknownType(name: name, reason: "\(byName)")
+        case .unresolvableName(_, let part, let reason): "'\(part)': \(reason)"
+        default: "\(byName)"
         }
     }
 }
