@@ -124,6 +124,21 @@ struct ReadmeExampleTests {
         #expect(dictionary == TypeMetadata([String: [Int]].self))
     }
 
+    @Test("Untrusted input")
+    func untrustedInput() {
+        let deep = String(repeating: "Swift.Optional<", count: 300) + "Swift.Int" + String(repeating: ">", count: 300)
+        do {
+            _ = try TypeMetadata(named: deep)
+            Issue.record("a name nested 301 levels deep resolved")
+        } catch .limitExceeded(let limit, let value, _) {
+            #expect(limit == .nameNesting)  // limit.maximum == 256
+            #expect(value == 301)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+        #expect(throws: RuntimeMetadataError.self) { try TypeMetadata(mangledName: "$SS_Sitc") }
+    }
+
     @Test("Layout equality")
     func layoutEquality() {
         let point = Point(x: 1, y: 2, label: "p")
