@@ -41,12 +41,12 @@ struct ImageFile {
         let sectionCount = try reader.integer(at: 0x3C, size: 2)
         let namesIndex = try reader.integer(at: 0x3E, size: 2)
         guard sectionCount > 0, sectionHeaderSize >= 64, namesIndex < sectionCount else { throw .notSwift(path: path) }
-        // Elf64_Shdr: sh_name at 0, sh_offset at 0x18, sh_size at 0x20.
-        func header(_ index: Int) throws(InspectorError) -> (name: Int, offset: Int, size: Int) {
+        // Elf64_Shdr: sh_name at 0, sh_addr at 0x10, sh_offset at 0x18, sh_size at 0x20.
+        func header(_ index: Int) throws(InspectorError) -> (name: Int, offset: Int, size: Int, address: Int) {
             let base = sectionHeaderOffset + index * sectionHeaderSize
             return (
                 try reader.integer(at: base, size: 4), try reader.integer(at: base + 0x18, size: 8),
-                try reader.integer(at: base + 0x20, size: 8)
+                try reader.integer(at: base + 0x20, size: 8), try reader.integer(at: base + 0x10, size: 8)
             )
         }
         _ = try reader.bytes(at: sectionHeaderOffset, count: sectionCount * sectionHeaderSize)
@@ -58,6 +58,47 @@ struct ImageFile {
             sectionNames.append(try reader.cString(at: names.offset + section.name, limit: names.offset + names.size))
         }
         guard sectionNames.contains(where: { $0.hasPrefix("swift5_") }) else { throw .notSwift(path: path) }
+        // The loadable segments (Elf64_Phdr: p_type at 0, p_flags at 0x04, p_offset at 0x08, p_vaddr at 0x10,
+        // p_filesz at 0x20, p_memsz at 0x28; e_phoff at 0x20, e_phentsize at 0x36, e_phnum at 0x38),
+        // against which every record of the Swift metadata sections is checked.
+        let programHeaderOffset = try reader.integer(at: 0x20, size: 8)
+        let programHeaderSize = try reader.integer(at: 0x36, size: 2)
+        let programHeaderCount = try reader.integer(at: 0x38, size: 2)
+        guard programHeaderSize >= 56 else { throw .notSwift(path: path) }
+        var segments: [LoadedImageLayout.Segment] = []
+        for index in 0..<programHeaderCount {
+            let base = programHeaderOffset + index * programHeaderSize
+            guard try reader.integer(at: base, size: 4) == 1 else { continue }  // PT_LOAD
+            segments.append(
+                LoadedImageLayout.Segment(
+                    address: try reader.integer(at: base + 0x10, size: 8),
+                    memorySize: try reader.integer(at: base + 0x28, size: 8),
+                    fileOffset: try reader.integer(at: base + 0x08, size: 8),
+                    fileSize: try reader.integer(at: base + 0x20, size: 8),
+                    isWritable: try reader.integer(at: base + 0x04, size: 4) & 0x2 != 0
+                )
+            )
+        }
+        let layout = LoadedImageLayout(segments: segments, bytes: reader.bytes)
+        for index in 0..<sectionCount where sectionNames[index].hasPrefix("swift5_") {
+            let section = try header(index)
+            guard layout.fileOffset(section.address, count: section.size) != nil else {
+                throw .corruptMetadata(
+                    path: path,
+                    section: sectionNames[index],
+                    record: 0,
+                    reason: "lies outside the image"
+                )
+            }
+            if let (record, reason) = MetadataSectionCheck.check(
+                section: sectionNames[index],
+                address: section.address,
+                size: section.size,
+                in: layout
+            ) {
+                throw .corruptMetadata(path: path, section: sectionNames[index], record: record, reason: reason)
+            }
+        }
         self.path = path
         self.sectionNames = sectionNames
     }

@@ -22,6 +22,9 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
     case notSwift(path: String)
     /// The dynamic loader or the runtime refused the library.
     case loadFailed(path: String, reason: String)
+    /// A Swift metadata section of a file holds a record that points outside the image: the file
+    /// is refused before the loader sees it, since the runtime trusts these records once loaded.
+    case corruptMetadata(path: String, section: String, record: Int, reason: String)
     /// No loaded image matches an `--image` filter.
     case unknownImage(String)
     /// A type name did not resolve.
@@ -45,6 +48,8 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
         case .truncated(let path, let offset): "'\(path)' is truncated: it ends before offset \(offset)"
         case .notSwift(let path): "'\(path)' has no Swift metadata sections"
         case .loadFailed(let path, let reason): "cannot load '\(path)': \(reason)"
+        case .corruptMetadata(let path, let section, let record, let reason):
+            "'\(path)' has corrupt Swift metadata: record \(record) of \(section) \(reason)"
         case .unknownImage(let name): "no loaded Swift image matches '\(name)'"
         case .unknownType(let name, let reason): "unknown type '\(name)': \(reason)"
         case .metadata(let message): message

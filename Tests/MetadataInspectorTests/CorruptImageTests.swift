@@ -1,0 +1,125 @@
+// CorruptImageTests.swift
+//
+// Libraries whose Swift metadata sections are corrupted: the inspector refuses them before the
+// loader sees them (once loaded, the runtime trusts their records and crashes on a bad one).
+// Every real library of the toolchain still passes the same checks.
+
+import Foundation
+import Testing
+
+@testable import MetadataInspector
+
+/// The file offset and size of each `swift5_` section of a library, from `readelf`.
+func swiftSections(of path: String) -> [String: (offset: Int, size: Int)] {
+    guard let listing = runTool(["readelf", "-W", "-S", path]) else { return [:] }
+    var sections: [String: (offset: Int, size: Int)] = [:]
+    for line in listing.split(separator: "\n") {
+        let fields = line.replacingOccurrences(of: "[ ", with: "[").split(separator: " ")
+        guard let nameIndex = fields.firstIndex(where: { $0.hasPrefix("swift5_") }), fields.count > nameIndex + 4,
+            let offset = Int(fields[nameIndex + 3], radix: 16), let size = Int(fields[nameIndex + 4], radix: 16)
+        else { continue }
+        sections[String(fields[nameIndex])] = (offset, size)
+    }
+    return sections
+}
+
+/// A copy of `library` with `transform` applied to the bytes of one section.
+func corruptedCopy(of library: String, section: String, name: String, _ transform: (inout [UInt8], Range<Int>) -> Void)
+    -> String?
+{
+    guard let range = swiftSections(of: library)[section], range.size > 0,
+        var bytes = FileManager.default.contents(atPath: library).map(Array.init)
+    else { return nil }
+    transform(&bytes, range.offset..<(range.offset + range.size))
+    let file = temporaryDirectory.appendingPathComponent(name)
+    guard FileManager.default.createFile(atPath: file.path, contents: Data(bytes)) else { return nil }
+    return file.path
+}
+
+/// A small Swift library of the toolchain with conformances, fields, types and protocols.
+let differentiation = (toolchainLibraryDirectory ?? "/opt/swift/usr/lib/swift/linux") + "/libswift_Differentiation.so"
+
+@Suite("Corrupt images")
+struct CorruptImageTests {
+    @Test(
+        "A section overwritten with 0xFF is refused, in a child process, before the loader sees it",
+        arguments: ["swift5_protocol_conformances", "swift5_type_metadata", "swift5_protocols", "swift5_fieldmd"]
+    )
+    func overwrittenSection(_ section: String) async throws {
+        let path = try #require(
+            corruptedCopy(of: differentiation, section: section, name: "libcorrupt-\(section).so") { bytes, range in
+                for index in range { bytes[index] = 0xFF }
+            }
+        )
+        await #expect(processExitsWith: .success) { [path = path as String, section = section as String] in
+            for command in [["conformances"], ["summary"], ["types"], ["layout", "Swift.Int"]] {
+                let outcome = Inspector.run(command + ["--load", path])
+                #expect(outcome.status == 1, "\(command)")
+                #expect(outcome.error.contains("corrupt Swift metadata"), "\(outcome.error)")
+                #expect(outcome.error.contains(section), "\(outcome.error)")
+            }
+        }
+    }
+
+    @Test("Every library of the toolchain passes the section checks")
+    func realLibrariesPass() throws {
+        let directory = toolchainLibraryDirectory ?? "/opt/swift/usr/lib/swift/linux"
+        let libraries = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".so") }
+        var checked = 0
+        for library in libraries {
+            do {
+                _ = try ImageFile(path: directory + "/" + library)
+                checked += 1
+            } catch .notSwift {
+                continue
+            } catch {
+                Issue.record("\(library): \(error)")
+            }
+        }
+        #expect(checked > 10)
+    }
+
+    @Test("Random byte mutations of the Swift sections: checked without a crash")
+    func mutations() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            var state: UInt64 = 0xC0DE_0001
+            func next() -> UInt64 {
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var z = state
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                return z ^ (z >> 31)
+            }
+            let sections = swiftSections(of: differentiation).filter { $0.value.size > 0 }.map(\.value)
+            guard !sections.isEmpty, let original = FileManager.default.contents(atPath: differentiation) else {
+                Issue.record("no library to mutate")
+                return
+            }
+            var refused = 0
+            var passed = 0
+            let file = temporaryDirectory.appendingPathComponent("libmutant.so").path
+            for _ in 0..<300 {
+                var bytes = Array(original)
+                for _ in 0..<Int(next() % 8 + 1) {
+                    let section = sections[Int(next() % UInt64(sections.count))]
+                    let index = section.offset + Int(next() % UInt64(section.size))
+                    bytes[index] = UInt8(truncatingIfNeeded: next())
+                }
+                _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
+                do {
+                    _ = try ImageFile(path: file)
+                    passed += 1
+                } catch {
+                    refused += 1
+                }
+            }
+            print("FUZZ-REPORT corrupt images: 300 mutants, \(refused) refused, \(passed) passed the checks")
+        }
+        if let output = result?.standardOutputContent {
+            for line in String(decoding: output, as: UTF8.self).split(separator: "\n")
+            where line.hasPrefix("FUZZ-REPORT") {
+                print(line)
+            }
+        }
+    }
+}
