@@ -63,6 +63,15 @@ size_t cmd_imageCount(void) {
     return cmd_copyImages(NULL, 0);
 }
 
+bool cmd_sameImage(const void *address, const void *other) {
+    Dl_info first;
+    Dl_info second;
+    if (!address || !other || dladdr(address, &first) == 0 || dladdr(other, &second) == 0) {
+        return false;
+    }
+    return first.dli_fbase == second.dli_fbase;
+}
+
 const char *cmd_imagePath(const void *baseAddress) {
     Dl_info info;
     if (baseAddress && dladdr(baseAddress, &info) != 0) {

@@ -87,10 +87,13 @@ struct ImageSections: Sendable {
         unsafe self.fieldMetadata = range(image.fieldMetadata)
     }
 
-    /// The type context descriptors of `swift5_type_metadata` (`TargetTypeMetadataRecord`).
+    /// The type context descriptors of `swift5_type_metadata` (`TargetTypeMetadataRecord`)
+    /// that this image declares.
     ///
     /// Each record is a relative pointer whose low two bits are a `TypeReferenceKind`:
-    /// 0 direct, 1 indirect. Other kinds name Objective-C classes and are skipped.
+    /// 0 direct, 1 indirect. Other kinds name Objective-C classes and are skipped. An indirect
+    /// record can name another image's descriptor (`Swift.Optional` in the Synchronization
+    /// library's records); it is kept only when the descriptor lies in this image.
     var typeDescriptors: [UnsafeRawPointer] {
         guard let base = unsafe typeMetadata.baseAddress else { return unsafe [] }
         let count = unsafe typeMetadata.count / 4
@@ -100,9 +103,15 @@ struct ImageSections: Sendable {
             let kind = relative & 0x3
             let target = unsafe field + Int(relative & ~0x3)
             switch kind {
-            case 0: return unsafe target
-            case 1: return unsafe target.pointer(at: 0)
-            default: return nil
+            case 0:
+                return unsafe target
+            case 1:
+                guard let descriptor = unsafe target.pointer(at: 0),
+                    unsafe cmd_sameImage(descriptor, baseAddress)
+                else { return nil }
+                return unsafe descriptor
+            default:
+                return nil
             }
         }
     }
