@@ -79,6 +79,14 @@ static bool cmd_copyImage(const CMDRuntimeMetadataSections *sections, void *rawC
     return true;
 }
 
+const void *cmd_imageBase(const void *address) {
+    Dl_info info;
+    if (address && dladdr(address, &info) != 0) {
+        return info.dli_fbase;
+    }
+    return NULL;
+}
+
 bool cmd_sameImage(const void *address, const void *other) {
     Dl_info first;
     Dl_info second;

@@ -63,6 +63,14 @@ size_t cmd_imageCount(void) {
     return cmd_copyImages(NULL, 0);
 }
 
+const void *cmd_imageBase(const void *address) {
+    Dl_info info;
+    if (address && dladdr(address, &info) != 0) {
+        return info.dli_fbase;
+    }
+    return NULL;
+}
+
 bool cmd_sameImage(const void *address, const void *other) {
     Dl_info first;
     Dl_info second;

@@ -65,6 +65,12 @@ CMD_EXTERN const char *_Nullable cmd_imagePath(const void *_Nullable baseAddress
 /// - Returns: `true` when both are in one image; `false` otherwise or when either is in none.
 CMD_EXTERN bool cmd_sameImage(const void *_Nullable address, const void *_Nullable other);
 
+/// The load base of the image that holds an address (`dladdr`'s `dli_fbase`), from which an
+/// address inside the image has the same offset in every process.
+/// - Parameter address: An address inside a loaded image.
+/// - Returns: The image's base, or `NULL` when the address is in none.
+CMD_EXTERN const void *_Nullable cmd_imageBase(const void *_Nullable address);
+
 /// Returns the number of loaded images that carry Swift metadata, cheaply.
 /// - Returns: The count the runtime reports.
 CMD_EXTERN size_t cmd_imageCount(void);

@@ -75,14 +75,14 @@ public struct Report: Sendable {
                 guard wanted.contains(kind) else { continue }
                 rows.append(
                     (
-                        descriptor.qualifiedName, kind, image.path, descriptor.isGeneric,
+                        descriptor.portableName, kind, image.path, descriptor.isGeneric,
                         descriptor.genericParameters.count
                     )
                 )
             }
             if wanted.contains("protocol") {
                 for protocolDescriptor in image.protocols {
-                    rows.append((protocolDescriptor.qualifiedName, "protocol", image.path, false, 0))
+                    rows.append((protocolDescriptor.portableName, "protocol", image.path, false, 0))
                 }
             }
         }
@@ -119,7 +119,7 @@ public struct Report: Sendable {
             rows.map {
                 [
                     String($0.0.requirements.count), $0.0.isClassBound ? "class" : "",
-                    $0.0.qualifiedName, $0.0.associatedTypeNames.joined(separator: ", "), fileName($0.1),
+                    $0.0.portableName, $0.0.associatedTypeNames.joined(separator: ", "), fileName($0.1),
                 ]
             },
             rightAligned: 1
@@ -130,7 +130,7 @@ public struct Report: Sendable {
                 .array(
                     rows.map {
                         .object([
-                            ("name", .string($0.0.qualifiedName)), ("image", .string($0.1)),
+                            ("name", .string($0.0.portableName)), ("image", .string($0.1)),
                             ("requirementCount", .int($0.0.requirements.count)),
                             ("associatedTypes", .array($0.0.associatedTypeNames.map(JSONValue.string))),
                             ("isClassBound", .bool($0.0.isClassBound)),

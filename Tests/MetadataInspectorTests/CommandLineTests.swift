@@ -110,3 +110,27 @@ struct CommandLineTests {
         #expect(usage.error.hasPrefix("error: unknown option '--frobnicate'"))
     }
 }
+
+@Suite("metadata-inspect: private types")
+struct PrivateTypeNameTests {
+    @Test("Every private type listed by `types` has a name a new process resolves with `layout`")
+    func privateNamesResolveInNewProcesses() throws {
+        let listing = try inspect(["types", "--kind", "struct", "--json"])
+        #expect(listing.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(listing.output.utf8)) as? [String: Any]
+        let types = try #require(json?["types"] as? [[String: Any]])
+        // Private non-generic structs: their anonymous contexts are in the name.
+        let names = types.compactMap { type -> String? in
+            guard let name = type["name"] as? String, type["isGeneric"] as? Bool == false,
+                name.contains("(unknown context at")
+            else { return nil }
+            return name
+        }
+        #expect(!names.isEmpty)
+        #expect(names.allSatisfy { !$0.contains("at $") }, "\(names.filter { $0.contains("at $") }.prefix(3))")
+        for name in names.prefix(8) {
+            let layout = try inspect(["layout", name])
+            #expect(layout.status == 0, "\(name): \(layout.error)")
+        }
+    }
+}

@@ -11,7 +11,7 @@ import Testing
 
 /// Makes the names nm's demangler prints and the names the runtime prints comparable:
 /// generic parameters dropped, private discriminators `(Name in _HASH)` reduced to the name,
-/// anonymous contexts `(unknown context at $ADDRESS).` removed.
+/// anonymous contexts `(unknown context at …).` (by address or relative to the image) removed.
 func normalizedTypeName(_ name: String) -> String {
     var name = Substring(name)
     // The demangler prints a generic conformance's signature first: `<A where A: P> Type<A>`.
@@ -48,7 +48,7 @@ func normalizedTypeName(_ name: String) -> String {
             result.append(character)
         }
     }
-    while let range = result.range(of: "(unknown context at $") {
+    while let range = result.range(of: "(unknown context at ") {
         guard let end = result[range.upperBound...].firstIndex(of: ")") else { break }
         var upper = result.index(after: end)
         if upper < result.endIndex, result[upper] == "." { upper = result.index(after: upper) }

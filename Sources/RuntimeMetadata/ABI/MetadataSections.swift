@@ -42,6 +42,32 @@ struct ImageSections: Sendable {
 
     static var all: [ImageSections] { unsafe all { unsafe $0 } }
 
+    /// Where an address lies, as the same in every process that loads the same file: the
+    /// image's file name and the offset from its load base (`dladdr`).
+    /// - Parameter address: An address inside a loaded image.
+    /// - Returns: The file name and offset, or `nil` when the address is in no image.
+    static func location(of address: UnsafeRawPointer) -> (file: String, offset: UInt)? {
+        guard let base = unsafe cmd_imageBase(address), let path = unsafe cmd_imagePath(address) else { return nil }
+        let file = unsafe String(cString: path).split(separator: "/").last.map(String.init) ?? ""
+        return (file, UInt(bitPattern: address) &- UInt(bitPattern: base))
+    }
+
+    /// The address at an offset from the load base of the loaded Swift image of a file name.
+    /// - Parameters:
+    ///   - file: The image's file name, such as `libFoo.so`.
+    ///   - offset: The offset from its load base.
+    /// - Returns: The address, or `nil` when no such image is loaded.
+    static func address(inImageNamed file: String, offset: UInt) -> UInt? {
+        var found: UInt?
+        unsafe forEach { _, sections in
+            guard found == nil, let inside = unsafe sections.baseAddress, let location = unsafe location(of: inside),
+                location.file == file, let base = unsafe cmd_imageBase(inside)
+            else { return }
+            found = UInt(bitPattern: base) &+ offset
+        }
+        return found
+    }
+
     /// Every loaded image's sections, transformed as they are read: one array of the result,
     /// with the runtime's records copied into a temporary buffer (no array of `CMDImage`, whose
     /// generic metadata a first query would otherwise instantiate).

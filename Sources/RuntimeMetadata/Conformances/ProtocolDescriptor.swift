@@ -40,14 +40,15 @@ public struct ProtocolDescriptor: Hashable, Sendable, CustomStringConvertible {
         self.init(only)
     }
 
-    /// Finds a protocol by its qualified name, such as `Swift.Hashable` or `MyModule.Outer.Inner`.
+    /// Finds a protocol by its qualified name, such as `Swift.Hashable` or `MyModule.Outer.Inner`,
+    /// or by its ``portableName``.
     /// - Parameter name: The qualified name.
     /// - Throws: ``RuntimeMetadataError/markerProtocol(name:)`` for marker protocols,
     ///   ``RuntimeMetadataError/unresolvableName(name:part:reason:)`` when no loaded image defines it.
     public init(named name: String) throws(RuntimeMetadataError) {
         if Self.markerProtocolNames.contains(name) { throw .markerProtocol(name: name) }
         let index = TypeNameIndex.shared
-        guard let reference = index.protocols[name] else {
+        guard let reference = index.protocols[name] ?? index.protocols[TypeNameIndex.key(name)] else {
             throw .unresolvableName(name: name, part: name, reason: "no loaded image defines a protocol with this name")
         }
         self.init(reference)
@@ -58,6 +59,10 @@ public struct ProtocolDescriptor: Hashable, Sendable, CustomStringConvertible {
 
     /// The qualified name, such as `Swift.Hashable`.
     public var qualifiedName: String { reference.qualifiedName }
+
+    /// ``qualifiedName`` with each anonymous context spelled relative to its image, as
+    /// ``TypeDescriptor/portableName`` spells it; ``init(named:)`` accepts it.
+    public var portableName: String { reference.descriptor.portableQualifiedName }
 
     /// The name of the module that declares the protocol.
     public var moduleName: String { reference.descriptor.moduleName }

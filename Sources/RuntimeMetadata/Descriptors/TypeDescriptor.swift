@@ -43,6 +43,15 @@ public struct TypeDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// context is `(unknown context at $…)`, and imported C types use their ABI names.
     public var qualifiedName: String { reference.qualifiedName }
 
+    /// ``qualifiedName`` with each anonymous context spelled relative to its image instead of by
+    /// its address: `Module.(unknown context at libModule.so+0x1a2b).Private`.
+    ///
+    /// A private type's anonymous context is printed by the runtime with its address, which
+    /// changes with every process. This spelling names the same context in any process that
+    /// loads the same file, and ``TypeMetadata/init(named:)`` accepts it. For a type outside
+    /// anonymous contexts it is ``qualifiedName``.
+    public var portableName: String { reference.portableQualifiedName }
+
     /// The name of the module that declares the type.
     public var moduleName: String { reference.moduleName }
 

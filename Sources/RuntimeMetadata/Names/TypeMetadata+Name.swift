@@ -161,7 +161,7 @@ extension TypeMetadata {
                     if case .value = argument { continue }
                     pending.append(argument)
                 }
-                let key = components.map(\.name).joined(separator: ".")
+                let key = TypeNameIndex.key(components.map(\.name))
                 guard TypeNameIndex.shared.types[key]?.first != nil else {
                     throw .unresolvableName(
                         name: text,
@@ -286,7 +286,7 @@ extension TypeMetadata {
             else { throw fail(shortened(name), "the runtime could not build this composition") }
             return existential
         case .nominal(let components):
-            let key = components.map(\.name).joined(separator: ".")
+            let key = TypeNameIndex.key(components.map(\.name))
             let arguments = components.flatMap(\.arguments)
             if arguments.isEmpty {
                 if key == "Any" { return MetadataReference(Any.self) }

@@ -24,6 +24,34 @@ final class TypeNameIndex: ConcurrentTableNode {
     /// added (the runtime cannot unload Swift images), so the count identifies the set.
     private static var indexes: ConcurrentTable<TypeNameIndex> { ConcurrentTable(.typeNameIndexes) }
 
+    /// The index key of a dotted path: its components joined, each anonymous context given
+    /// relative to its image (`(unknown context at libFoo.so+0x1a2b)`, the portable spelling)
+    /// turned into this process's spelling first.
+    /// - Parameter components: The path's components.
+    /// - Returns: The key.
+    static func key(_ components: [String]) -> String {
+        key(components.joined(separator: "."))
+    }
+
+    /// The index key of a qualified name: each anonymous context in the portable spelling turned
+    /// into this process's spelling.
+    /// - Parameter name: The name.
+    /// - Returns: The key.
+    static func key(_ name: String) -> String {
+        let prefix = "(unknown context at "
+        guard name.contains(prefix) else { return name }
+        var result = ""
+        var rest = Substring(name)
+        while let start = rest.firstRange(of: prefix) {
+            result += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: ")") else { break }
+            let component = String(rest[start.lowerBound...end])
+            result += DescriptorReference.anonymousContextAddressSpelling(component) ?? component
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
+    }
+
     /// The index of the currently loaded images, rebuilt after an image was loaded.
     static var shared: TypeNameIndex {
         let images = LoadedImages.count

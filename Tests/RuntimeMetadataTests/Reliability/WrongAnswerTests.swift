@@ -180,3 +180,25 @@ struct ImageAttributionTests {
         #expect(seen.count > 1_000)
     }
 }
+
+@Suite("Reliability: private type names")
+struct PrivateTypeNameTests {
+    @Test("Every private type's portable name has no address and resolves to the type")
+    func portableNames() {
+        var checked = 0
+        var failures: [String] = []
+        for descriptor in TypeDescriptor.allLoaded() where descriptor.qualifiedName.contains("(unknown context at $") {
+            let portable = descriptor.portableName
+            if portable.contains("at $") { failures.append("address kept: \(portable)") }
+            guard !descriptor.isGeneric, descriptor.hasMetadata, let metadata = descriptor.metadata else { continue }
+            checked += 1
+            do {
+                if try TypeMetadata(named: portable) != metadata { failures.append("other type: \(portable)") }
+            } catch {
+                failures.append("\(portable): \(error)")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        #expect(checked > 50)
+    }
+}
