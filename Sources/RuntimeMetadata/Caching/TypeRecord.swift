@@ -30,7 +30,7 @@ final class TypeRecord: ConcurrentTableNode {
     var name: String {
         nameBox.value {
             // An unknown kind may not be type metadata the runtime can name; do not ask it to.
-            kind.isKnown ? reference.qualifiedName : "<\(kind)>"
+            kind.isKnown ? reference.safeQualifiedName : "<\(kind)>"
         }
     }
     private let nameBox = LazyValue<StringBox>()

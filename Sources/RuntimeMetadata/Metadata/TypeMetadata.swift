@@ -66,7 +66,7 @@ public struct TypeMetadata: Hashable, Sendable, CustomStringConvertible, CustomD
     ///
     /// `nil` when the runtime cannot mangle the type, for example for an unknown kind.
     public var mangledName: String? {
-        record.mangledName.value { record.kind.isKnown ? record.reference.mangledName : nil }
+        record.mangledName.value { record.kind.isKnown ? record.reference.safeMangledName : nil }
     }
 
     /// The name of the module that declares a nominal type, or `nil` for structural types.

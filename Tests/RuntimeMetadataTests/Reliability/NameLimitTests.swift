@@ -8,6 +8,7 @@
 import Dispatch
 import Fixtures
 import Foundation
+import Synchronization
 import Testing
 
 @testable import RuntimeMetadata
@@ -149,6 +150,28 @@ struct NameLimitTests {
                 superclass: nil
             )
             #expect(existential != nil)
+        }
+    }
+}
+
+/// `[[…[Int]…]]`, `depth` levels deep, built by generic recursion as a program may build it.
+func programBuiltArray<T>(_ type: T.Type, depth: Int) -> Any.Type {
+    depth == 0 ? type : programBuiltArray([T].self, depth: depth - 1)
+}
+
+@Suite("Reliability: names of deep program-built types")
+struct DeepProgramTypeTests {
+    @Test("A type the program nests 3,000 deep is named on a 512 KiB thread as String(reflecting:) names it")
+    func deepName() async {
+        await #expect(processExitsWith: .success) {
+            let type = programBuiltArray(Int.self, depth: 3_000)
+            let metadata = TypeMetadata(type)
+            // Named first on the small stack: the runtime caches a name once it has built it.
+            let names = Mutex<(String, String?)>(("", nil))
+            onSmallStack { names.withLock { $0 = (metadata.name, metadata.mangledName) } }
+            let (name, mangled) = names.withLock { $0 }
+            #expect(name == String(reflecting: type))
+            #expect(mangled == _mangledTypeName(type))
         }
     }
 }
