@@ -7,7 +7,6 @@
 
 #include "CMDRuntime.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 
 #if __has_feature(ptrauth_calls)
@@ -268,17 +267,6 @@ bool cmd_callEqualsWitness(
     return ((CMDEqualsWitness)CMD_CALLABLE(witness))(lhs, rhs, metadata, witnessTable, metadata);
 }
 
-typedef struct {
-    void (*body)(void *);
-    void *context;
-} CMDStackWork;
-
-static void *cmd_stackWorkEntry(void *argument) {
-    CMDStackWork *work = argument;
-    work->body(work->context);
-    return NULL;
-}
-
 char *cmd_demangle(const char *symbol, size_t length) {
     // No output buffer: the result is allocated with malloc. Flags must be 0.
     return swift_demangle(symbol, length, NULL, NULL, 0);
@@ -286,23 +274,4 @@ char *cmd_demangle(const char *symbol, size_t length) {
 
 void cmd_free(void *pointer) {
     free(pointer);
-}
-
-int cmd_runOnStack(size_t stackSize, void (*body)(void *), void *context) {
-    pthread_attr_t attributes;
-    int status = pthread_attr_init(&attributes);
-    if (status != 0) {
-        return status;
-    }
-    status = pthread_attr_setstacksize(&attributes, stackSize);
-    if (status == 0) {
-        CMDStackWork work = {body, context};
-        pthread_t thread;
-        status = pthread_create(&thread, &attributes, cmd_stackWorkEntry, &work);
-        if (status == 0) {
-            status = pthread_join(thread, NULL);
-        }
-    }
-    pthread_attr_destroy(&attributes);
-    return status;
 }

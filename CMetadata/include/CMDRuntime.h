@@ -273,17 +273,6 @@ CMD_EXTERN char *_Nullable cmd_demangle(const char *symbol, size_t length);
 /// - Parameter pointer: The memory, or `NULL`.
 CMD_EXTERN void cmd_free(void *_Nullable pointer);
 
-/// Runs `body(context)` on a new thread with a stack of `stackSize` bytes and waits for it.
-///
-/// The runtime's name and metadata code recurses once per level of a type's nesting; work on
-/// deeply nested input runs here, so that it does not depend on the caller's stack size.
-/// - Parameters:
-///   - stackSize: The stack size in bytes.
-///   - body: The work.
-///   - context: Passed to `body`.
-/// - Returns: 0 when `body` ran; otherwise the `pthread` error, and `body` did not run.
-CMD_EXTERN int cmd_runOnStack(size_t stackSize, void (*body)(void *_Nullable), void *_Nullable context);
-
 CMD_ASSUME_NONNULL_END
 
 #endif  // CMD_RUNTIME_H

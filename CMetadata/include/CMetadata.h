@@ -10,5 +10,6 @@
 #include "CMDCacheStorage.h"
 #include "CMDMetadataSections.h"
 #include "CMDRuntime.h"
+#include "CMDStack.h"
 
 #endif  // CMETADATA_H
