@@ -3,7 +3,7 @@
 // Declares the Swift runtime entry points under their exported names, with the
 // signatures from swiftlang/swift's headers, and defines the cmd_ wrappers that
 // CMDRuntime.h exposes. Keeping the real names out of imported headers avoids the
-// 6.3.1 compiler crash described in the ABI reference, section 12.1.
+// 6.3.1 compiler crash described in RuntimeMetadata's DocC article "Understanding the ABI layer".
 
 #include "CMDRuntime.h"
 

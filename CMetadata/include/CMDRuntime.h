@@ -6,7 +6,7 @@
 // The runtime functions themselves are declared under their real names only in
 // Runtime.c. A header that Swift imports must not declare them: IRGen declares some of
 // the same symbols with its own LLVM types, and the two declarations collide and crash
-// the 6.3.1 compiler (ABI reference, section 12.1).
+// the 6.3.1 compiler (RuntimeMetadata's DocC article "Understanding the ABI layer").
 
 #ifndef CMD_RUNTIME_H
 #define CMD_RUNTIME_H

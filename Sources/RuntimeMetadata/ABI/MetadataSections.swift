@@ -216,7 +216,7 @@ enum LoadedImages {
     ///
     /// `RTLD_NODELETE` because the runtime keeps pointers into every Swift image it has seen
     /// and does not support unloading one: after a real `dlclose`, the next conformance scan
-    /// reads unmapped memory (ABI reference §15).
+    /// reads unmapped memory (the DocC article "Understanding the ABI layer").
     /// - Parameter path: The library's path.
     /// - Returns: `nil` on success, or the loader's error message.
     static func load(path: String) -> String? {
@@ -283,7 +283,7 @@ enum LoadedImages {
 extension ImageSections {
     /// Every type descriptor the image records: its `swift5_type_metadata` and
     /// `swift5_type_metadata_2` records, then the types its field descriptors name that
-    /// neither lists (ABI reference §2.4), each once.
+    /// neither lists (the DocC article "Understanding the ABI layer"), each once.
     var allTypeDescriptors: [UnsafeRawPointer] {
         var seen = Set<UInt>()
         var result: [UnsafeRawPointer] = unsafe []
@@ -307,7 +307,7 @@ extension ImageSections {
     /// the records of `~Copyable` types.
     ///
     /// That section is not part of `MetadataSections` (version 5) and the runtime never
-    /// registers it (ABI reference §2.4), so its address comes from the image file's ELF
+    /// registers it (stdlib/public/SwiftShims/swift/shims/MetadataSections.h), so its address comes from the image file's ELF
     /// section headers: `sh_addr` plus the image's load base. Any read failure yields no records.
     var noncopyableTypeDescriptors: [UnsafeRawPointer] {
         #if canImport(Glibc) || canImport(Musl)

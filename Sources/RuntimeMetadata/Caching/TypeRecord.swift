@@ -96,7 +96,7 @@ final class TypeRecord: ConcurrentTableNode {
 
     /// Decides copyability from the value witness flag and the descriptor's invertible protocols.
     ///
-    /// Runtime-instantiated generic metadata does not set `IsNonCopyable` (ABI reference §6), so
+    /// Runtime-instantiated generic metadata does not set `IsNonCopyable` (the DocC article "Understanding the ABI layer"), so
     /// the descriptor decides: a type that suppresses `Copyable` is copyable only when its
     /// conditional `Copyable` conformance holds, which for `where T: Copyable` clauses means its
     /// type arguments are copyable.

@@ -2,7 +2,8 @@
 //
 // Mirrors swift::TargetFixedArrayTypeMetadata from swiftlang/swift
 // include/swift/ABI/Metadata.h: the builtin `Builtin.FixedArray<N, T>` that backs
-// `InlineArray`'s storage. Checked against Swift 6.3.1 on Linux x86_64 (ABI reference §3).
+// `InlineArray`'s storage. Checked against Swift 6.3.1 on Linux x86_64
+// (its kind, in include/swift/ABI/MetadataKind.def).
 
 /// A view of builtin fixed-size array metadata.
 @unsafe
