@@ -84,7 +84,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MetadataInspectorTests",
-            dependencies: ["MetadataInspector", "RuntimeMetadata"],
+            dependencies: ["MetadataInspector", "RuntimeMetadata", "Fixtures"],
             swiftSettings: strictSettings
         ),
     ],

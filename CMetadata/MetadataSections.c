@@ -7,9 +7,6 @@
 
 #if defined(__ELF__)
 
-#define _GNU_SOURCE
-#include <dlfcn.h>
-
 #include "CMDMetadataSections.h"
 
 /// Mirrors `swift::MetadataSections` version 5 in swiftlang/swift
@@ -77,31 +74,6 @@ static bool cmd_copyImage(const CMDRuntimeMetadataSections *sections, void *rawC
     }
     context->count += 1;
     return true;
-}
-
-const void *cmd_imageBase(const void *address) {
-    Dl_info info;
-    if (address && dladdr(address, &info) != 0) {
-        return info.dli_fbase;
-    }
-    return NULL;
-}
-
-bool cmd_sameImage(const void *address, const void *other) {
-    Dl_info first;
-    Dl_info second;
-    if (!address || !other || dladdr(address, &first) == 0 || dladdr(other, &second) == 0) {
-        return false;
-    }
-    return first.dli_fbase == second.dli_fbase;
-}
-
-const char *cmd_imagePath(const void *baseAddress) {
-    Dl_info info;
-    if (baseAddress && dladdr(baseAddress, &info) != 0) {
-        return info.dli_fname;
-    }
-    return NULL;
 }
 
 size_t cmd_copyImages(CMDImage *buffer, size_t capacity) {

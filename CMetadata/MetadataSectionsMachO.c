@@ -7,7 +7,6 @@
 
 #if defined(__APPLE__) && defined(__MACH__)
 
-#include <dlfcn.h>
 #include <mach-o/dyld.h>
 #include <mach-o/getsect.h>
 
@@ -61,31 +60,6 @@ size_t cmd_copyImages(CMDImage *buffer, size_t capacity) {
 
 size_t cmd_imageCount(void) {
     return cmd_copyImages(NULL, 0);
-}
-
-const void *cmd_imageBase(const void *address) {
-    Dl_info info;
-    if (address && dladdr(address, &info) != 0) {
-        return info.dli_fbase;
-    }
-    return NULL;
-}
-
-bool cmd_sameImage(const void *address, const void *other) {
-    Dl_info first;
-    Dl_info second;
-    if (!address || !other || dladdr(address, &first) == 0 || dladdr(other, &second) == 0) {
-        return false;
-    }
-    return first.dli_fbase == second.dli_fbase;
-}
-
-const char *cmd_imagePath(const void *baseAddress) {
-    Dl_info info;
-    if (baseAddress && dladdr(baseAddress, &info) != 0) {
-        return info.dli_fname;
-    }
-    return NULL;
 }
 
 #endif  // defined(__APPLE__) && defined(__MACH__)

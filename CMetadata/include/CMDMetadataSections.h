@@ -58,13 +58,6 @@ CMD_EXTERN size_t cmd_copyImages(CMDImage *_Nullable buffer, size_t capacity);
 /// - Returns: The path, owned by the loader, or `NULL`.
 CMD_EXTERN const char *_Nullable cmd_imagePath(const void *_Nullable baseAddress);
 
-/// Whether two addresses lie in the same loaded image, as `dladdr` reports their images' bases.
-/// - Parameters:
-///   - address: An address.
-///   - other: Another address.
-/// - Returns: `true` when both are in one image; `false` otherwise or when either is in none.
-CMD_EXTERN bool cmd_sameImage(const void *_Nullable address, const void *_Nullable other);
-
 /// The load base of the image that holds an address (`dladdr`'s `dli_fbase`), from which an
 /// address inside the image has the same offset in every process.
 /// - Parameter address: An address inside a loaded image.

@@ -4,6 +4,7 @@
 // loader sees them (once loaded, the runtime trusts their records and crashes on a bad one).
 // Every real library of the toolchain still passes the same checks.
 
+import Fixtures
 import Foundation
 import Testing
 
@@ -82,15 +83,11 @@ struct CorruptImageTests {
     @Test("Random byte mutations of the Swift sections: checked without a crash")
     func mutations() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            var state: UInt64 = 0xC0DE_0001
-            func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
+            var generator = SplitMix64(state: 0xC0DE_0001)
+            // In file order: a dictionary's order changes with every process, the seed must not.
+            let sections = swiftSections(of: differentiation).values.filter { $0.size > 0 }.sorted {
+                $0.offset < $1.offset
             }
-            let sections = swiftSections(of: differentiation).filter { $0.value.size > 0 }.map(\.value)
             guard !sections.isEmpty, let original = FileManager.default.contents(atPath: differentiation) else {
                 Issue.record("no library to mutate")
                 return
@@ -100,10 +97,10 @@ struct CorruptImageTests {
             let file = temporaryDirectory.appendingPathComponent("libmutant.so").path
             for _ in 0..<300 {
                 var bytes = Array(original)
-                for _ in 0..<Int(next() % 8 + 1) {
-                    let section = sections[Int(next() % UInt64(sections.count))]
-                    let index = section.offset + Int(next() % UInt64(section.size))
-                    bytes[index] = UInt8(truncatingIfNeeded: next())
+                for _ in 0..<Int(generator.next() % 8 + 1) {
+                    let section = sections[Int(generator.next() % UInt64(sections.count))]
+                    let index = section.offset + Int(generator.next() % UInt64(section.size))
+                    bytes[index] = UInt8(truncatingIfNeeded: generator.next())
                 }
                 _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
                 do {

@@ -4,21 +4,10 @@
 // bounded number of inputs: subcommands, options and names (readable and mangled, mutated).
 // Every input must end with status 0, 1 or 2 and, for 1 and 2, an `error:` line; never a crash.
 
+import Fixtures
 import Foundation
 import MetadataInspector
 import Testing
-
-/// SplitMix64, for a fixed sequence of inputs.
-private struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Names and pieces of names, readable and mangled.
 private let names = [
@@ -41,7 +30,7 @@ struct InspectorFuzzTests {
     @Test("Random command lines end with a status and an error line, never a crash")
     func commandLines() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            var generator = Generator(state: 0x1A5_0001)
+            var generator = SplitMix64(state: 0x1A5_0001)
             var statuses: [Int32: Int] = [:]
             let deadline = Date(timeIntervalSinceNow: 30)
             var inputs = 0

@@ -18,6 +18,23 @@ public enum Swift5Client {
         return (read, (a as? Point)?.x)
     }
 
+    /// Writes a class instance's property through a plain `var a: Any` holding the object.
+    /// - Returns: The label read back from the object itself.
+    public static func writeClassThroughAny() throws -> String {
+        let node = TreeNode(label: "before")
+        var a: Any = node
+        try TypeMetadata(TreeNode.self).field(named: "label").setValue("after", in: &a)
+        return node.label
+    }
+
+    /// Opens an `Optional` holding a conformer, as `as?` would.
+    /// - Returns: Whether the library and `as?` both open it.
+    public static func openOptional() throws -> (library: Bool, cast: Bool) {
+        let value: Any = Optional(Point(x: 1, y: 2)) as Any
+        let descriptor = try ProtocolDescriptor((any FixtureProtocol).self)
+        return (descriptor.open(value, as: (any FixtureProtocol).self) != nil, value as? any FixtureProtocol != nil)
+    }
+
     /// Reads `x` of a `Point` held in an `any FixtureProtocol`.
     /// - Returns: The value read.
     public static func readThroughExistential() throws -> Int {

@@ -61,9 +61,10 @@ struct ImageSections: Sendable {
         var found: UInt?
         unsafe forEach { _, sections in
             guard found == nil, let inside = unsafe sections.baseAddress, let location = unsafe location(of: inside),
-                location.file == file, let base = unsafe cmd_imageBase(inside)
+                location.file == file
             else { return }
-            found = UInt(bitPattern: base) &+ offset
+            // The base is the address less its own offset.
+            found = UInt(bitPattern: inside) &- location.offset &+ offset
         }
         return found
     }
@@ -132,8 +133,9 @@ struct ImageSections: Sendable {
             case 0:
                 return unsafe target
             case 1:
-                guard let descriptor = unsafe target.pointer(at: 0),
-                    unsafe cmd_sameImage(descriptor, baseAddress)
+                guard let descriptor = unsafe target.pointer(at: 0), let baseAddress = unsafe baseAddress,
+                    let imageBase = unsafe cmd_imageBase(baseAddress),
+                    unsafe cmd_imageBase(descriptor) == imageBase
                 else { return nil }
                 return unsafe descriptor
             default:
@@ -306,9 +308,10 @@ extension ImageSections {
     /// The type descriptors of the `swift5_type_metadata_2` section, where 6.x compilers put
     /// the records of `~Copyable` types.
     ///
-    /// That section is not part of `MetadataSections` (version 5) and the runtime never
-    /// registers it (stdlib/public/SwiftShims/swift/shims/MetadataSections.h), so its address comes from the image file's ELF
-    /// section headers: `sh_addr` plus the image's load base. Any read failure yields no records.
+    /// That section is not part of `MetadataSections` (version 5,
+    /// stdlib/public/SwiftShims/swift/shims/MetadataSections.h) and the runtime never registers
+    /// it, so its address comes from the image file's ELF section headers: `sh_addr` plus the
+    /// image's load base. Any read failure yields no records.
     var noncopyableTypeDescriptors: [UnsafeRawPointer] {
         #if canImport(Glibc) || canImport(Musl)
         guard let base = unsafe baseAddress, unsafe !path.isEmpty,

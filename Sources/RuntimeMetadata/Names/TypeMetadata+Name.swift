@@ -148,19 +148,15 @@ extension TypeMetadata {
         var pending = [tree]
         while let next = pending.popLast() {
             switch next {
-            case .function(_, let parameters, let result):
-                pending += parameters
-                pending.append(result)
-            case .tuple(let elements):
-                pending += elements.map(\.type)
-            case .metatype(let inner), .protocolMetatype(let inner):
-                pending.append(inner)
+            case .value(let value):
+                throw .unresolvableName(
+                    name: text,
+                    part: String(value),
+                    reason: "an integer is only valid as a generic argument"
+                )
             case .nominal(let components) where next.containsFunction:
                 // Generic arguments that hold functions: check them, and the type without them.
-                for argument in components.flatMap(\.arguments) {
-                    if case .value = argument { continue }
-                    pending.append(argument)
-                }
+                pending += next.children.filter { if case .value = $0 { false } else { true } }
                 let key = TypeNameIndex.key(components.map(\.name))
                 guard TypeNameIndex.shared.types[key]?.first != nil else {
                     throw .unresolvableName(
@@ -169,18 +165,10 @@ extension TypeMetadata {
                         reason: "no loaded image declares a type with this name"
                     )
                 }
-            case .pack(let elements):
-                pending += elements
-            case .composition(let parts):
-                pending += parts
-            case .value(let value):
-                throw .unresolvableName(
-                    name: text,
-                    part: String(value),
-                    reason: "an integer is only valid as a generic argument"
-                )
             case .nominal:
                 _ = try resolve(next, in: text, index: TypeNameIndex.shared)
+            default:
+                pending += next.children
             }
         }
     }

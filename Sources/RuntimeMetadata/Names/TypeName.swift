@@ -93,21 +93,39 @@ indirect enum TypeName: Equatable, Sendable {
 }
 
 extension TypeName {
-    /// Whether a function type appears anywhere in the tree.
-    var containsFunction: Bool {
+    /// The trees one level inside this one: generic arguments, elements, parts, parameters and
+    /// result, a metatype's instance.
+    var children: [TypeName] {
+        switch self {
+        case .value: []
+        case .function(_, let parameters, let result): parameters + [result]
+        case .nominal(let components): components.flatMap(\.arguments)
+        case .pack(let elements), .composition(let elements): elements
+        case .tuple(let elements): elements.map(\.type)
+        case .metatype(let inner), .protocolMetatype(let inner): [inner]
+        }
+    }
+
+    /// Whether this tree or one inside it satisfies `predicate`, found without recursion.
+    func contains(where predicate: (TypeName) -> Bool) -> Bool {
         var pending = [self]
         while let next = pending.popLast() {
-            switch next {
-            case .function: return true
-            case .nominal(let components): pending += components.flatMap(\.arguments)
-            case .pack(let elements), .composition(let elements): pending += elements
-            case .tuple(let elements): pending += elements.map(\.type)
-            case .metatype(let inner), .protocolMetatype(let inner): pending.append(inner)
-            case .value: break
-            }
+            if predicate(next) { return true }
+            pending += next.children
         }
         return false
     }
+
+    /// Whether a function type appears anywhere in the tree.
+    var containsFunction: Bool { contains { if case .function = $0 { true } else { false } } }
+
+    /// Whether a tuple in the tree has a raw-identifier label (kept in backticks).
+    var containsRawLabel: Bool {
+        contains { if case .tuple(let elements) = $0 { elements.contains { $0.label.hasPrefix("`") } } else { false } }
+    }
+
+    /// Whether an integer appears anywhere in the tree.
+    var containsValue: Bool { contains { if case .value = $0 { true } else { false } } }
 
     /// The tree's depth, measured without recursion: the levels the resolver and the runtime's
     /// printer recurse through.
@@ -116,52 +134,9 @@ extension TypeName {
         var pending: [(TypeName, Int)] = [(self, 1)]
         while let (next, level) = pending.popLast() {
             deepest = max(deepest, level)
-            let children: [TypeName]
-            switch next {
-            case .value: children = []
-            case .function(_, let parameters, let result): children = parameters + [result]
-            case .nominal(let components): children = components.flatMap(\.arguments)
-            case .pack(let elements), .composition(let elements): children = elements
-            case .tuple(let elements): children = elements.map(\.type)
-            case .metatype(let inner), .protocolMetatype(let inner): children = [inner]
-            }
-            pending += children.map { ($0, level + 1) }
+            pending += next.children.map { ($0, level + 1) }
         }
         return deepest
-    }
-
-    /// Whether a tuple in the tree has a raw-identifier label (kept in backticks).
-    var containsRawLabel: Bool {
-        var pending = [self]
-        while let next = pending.popLast() {
-            switch next {
-            case .value: break
-            case .function(_, let parameters, let result): pending += parameters + [result]
-            case .nominal(let components): pending += components.flatMap(\.arguments)
-            case .pack(let elements), .composition(let elements): pending += elements
-            case .tuple(let elements):
-                if elements.contains(where: { $0.label.hasPrefix("`") }) { return true }
-                pending += elements.map(\.type)
-            case .metatype(let inner), .protocolMetatype(let inner): pending.append(inner)
-            }
-        }
-        return false
-    }
-
-    /// Whether an integer appears anywhere in the tree.
-    var containsValue: Bool {
-        var pending = [self]
-        while let next = pending.popLast() {
-            switch next {
-            case .value: return true
-            case .function(_, let parameters, let result): pending += parameters + [result]
-            case .nominal(let components): pending += components.flatMap(\.arguments)
-            case .pack(let elements), .composition(let elements): pending += elements
-            case .tuple(let elements): pending += elements.map(\.type)
-            case .metatype(let inner), .protocolMetatype(let inner): pending.append(inner)
-            }
-        }
-        return false
     }
 
     /// How deeply a name nests, counted without recursion: one level for the name, and one

@@ -147,6 +147,10 @@ struct Swift5ClientTests {
             #expect(written.read == 5)
             #expect(written.held == 5)
             #expect(try Swift5Client.readThroughExistential() == 11)
+            #expect(try Swift5Client.writeClassThroughAny() == "after")
+            let opened = try Swift5Client.openOptional()
+            #expect(opened.library == opened.cast)
+            #expect(opened.library)
         }
     }
 }

@@ -58,11 +58,9 @@ struct ExistentialContainerLayout {
             } else {
                 guard let stored = unsafe address.pointer(at: opaqueMetadataOffset) else { break }
                 let dynamicType = unsafe MetadataReference(stored)
-                let flags = dynamicType.valueWitnesses.flags
-                if flags & ValueWitnessFlags.isNonInline != 0 {
+                if dynamicType.valueWitnesses.flags & ValueWitnessFlags.isNonInline != 0 {
                     guard let box = unsafe address.pointer(at: 0) else { break }
-                    let alignmentMask = Int(flags & ValueWitnessFlags.alignmentMask)
-                    unsafe address = box + ((heapObjectHeaderSize + alignmentMask) & ~alignmentMask)
+                    unsafe address = box + OpaqueValueAccess.boxValueOffset(dynamicType)
                 }
                 type = dynamicType
             }
@@ -76,8 +74,4 @@ struct ExistentialContainerLayout {
     /// The offset of the metadata in an opaque container, after the three-word buffer
     /// (`NumWords_ValueBuffer` in include/swift/ABI/MetadataValues.h).
     static var opaqueMetadataOffset: Int { 3 * MemoryLayout<UInt>.size }
-
-    /// The size of `HeapObject`: the metadata word and the reference counts
-    /// (include/swift/Runtime/HeapObject.h).
-    private static var heapObjectHeaderSize: Int { 2 * MemoryLayout<UInt>.size }
 }

@@ -98,7 +98,9 @@ extension DescriptorReference {
             for index in unsafe requirements.indices {
                 let requirement = unsafe requirements[index]
                 let flags = unsafe requirement.flags
-                // Inverted protocols were checked above, and name no subject to resolve.
+                // Inverted protocols (`T: ~Copyable`) constrain no argument here (the resolver
+                // checks `Copyable` through `parametersAdmittingNoncopyable`) and name no
+                // subject to resolve.
                 if unsafe requirement.kind == 5 { continue }
                 guard flags & 0x20 == 0 else { return .failure(.unresolvableRequirement("pack requirement")) }
                 guard let subject = unsafe resolve(requirement.param) else {

@@ -59,8 +59,8 @@ struct MetadataReference: Hashable, Sendable {
 
     /// The metatype value, for a copyable type.
     ///
-    /// `Any.Type` cannot hold a noncopyable metatype (the DocC article "Understanding the ABI layer"), so callers check
-    /// copyability first.
+    /// `Any.Type` cannot hold a noncopyable metatype (the DocC article "Understanding the ABI
+    /// layer"), so callers check copyability first.
     var metatype: Any.Type { unsafe unsafeBitCast(address, to: Any.Type.self) }
 
     /// The name as `String(reflecting:)` prints it.
@@ -313,7 +313,8 @@ struct MetadataReference: Hashable, Sendable {
             let trailing = unsafe name.trailingText
             let suffix = ["Xw", "Xo", "Xu"].first { trailing.hasSuffix($0) } ?? ""
             // 0x09: an accessor-function reference. 6.3 uses it for stored properties of
-            // noncopyable type, and the function returns `()` (the DocC article "Understanding the ABI layer").
+            // noncopyable type, and the function returns `()` (the DocC article
+            // "Understanding the ABI layer").
             let hidden = unsafe name.leadingReferenceKind == 0x09
             return unsafe FieldRecordValue(
                 name: record.name,

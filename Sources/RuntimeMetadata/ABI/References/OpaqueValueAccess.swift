@@ -157,30 +157,27 @@ enum OpaqueValueAccess {
         fieldType: MetadataReference,
         ownership: StorageOwnership
     ) -> FieldOutcome<Void> {
-        let (how, dynamicType, isExistential) = unsafe withUnsafePointer(to: root) { pointer in
-            let (_, dynamicType) = unsafe dynamicValue(at: UnsafeRawPointer(pointer), type: Root.self)
-            return (
-                access(dynamicType), dynamicType,
-                MetadataReference(Root.self).rawKind == MetadataKind.existential.rawValue
-            )
-        }
-        guard let how else { return .rootMismatch(dynamicType) }
-        if how == .object || !isExistential {
-            // An object is written where it is; so is a value held directly.
-            let written = unsafe withUnsafeMutablePointer(to: &root) { pointer in
-                let (address, _) = unsafe dynamicValue(at: UnsafeRawPointer(pointer), type: Root.self)
-                let base = unsafe how == .object ? address.pointer(at: 0) : address
-                guard let base = unsafe base else { return false }
-                return unsafe write(
-                    value,
-                    at: UnsafeMutableRawPointer(mutating: base),
-                    offset: offset,
-                    fieldType: fieldType,
-                    ownership: ownership
-                )
+        // One pass decides and, for an object or a value held directly, writes in place; it
+        // returns no outcome for a value held in an existential, which is rewritten below.
+        let isExistential = MetadataReference(Root.self).rawKind == MetadataKind.existential.rawValue
+        let (finished, dynamicType) = unsafe withUnsafeMutablePointer(to: &root) {
+            pointer -> (FieldOutcome<Void>?, MetadataReference) in
+            let (address, dynamicType) = unsafe dynamicValue(at: UnsafeRawPointer(pointer), type: Root.self)
+            guard let how = access(dynamicType) else { return (.rootMismatch(dynamicType), dynamicType) }
+            if how == .inline && isExistential { return (nil, dynamicType) }
+            guard let base = unsafe how == .object ? address.pointer(at: 0) : address else {
+                return (.notCastable, dynamicType)
             }
-            return written ? .done(()) : .notCastable
+            let written = unsafe write(
+                value,
+                at: UnsafeMutableRawPointer(mutating: base),
+                offset: offset,
+                fieldType: fieldType,
+                ownership: ownership
+            )
+            return (written ? .done(()) : .notCastable, dynamicType)
         }
+        if let finished { return finished }
         // A value in an existential container: copy it out, write the copy, wrap it again.
         func rewrite<Dynamic>(_: Dynamic.Type) -> FieldOutcome<Void> {
             var copy = unsafe withUnsafePointer(to: root) { pointer in
@@ -407,10 +404,14 @@ enum OpaqueValueAccess {
         }
     }
 
-    /// The offset of a boxed value inside a `swift_allocBox` box.
-    private static func boxValueOffset(_ type: MetadataReference) -> Int {
+    /// The offset of a boxed value inside a heap box (a `swift_allocBox` box, an indirect
+    /// payload's box, an existential's out-of-line buffer): after the `HeapObject` header
+    /// (metadata and reference counts, include/swift/Runtime/HeapObject.h), rounded up to the
+    /// value's alignment.
+    static func boxValueOffset(_ type: MetadataReference) -> Int {
         let alignment = ValueWitnessFlags(rawValue: type.valueWitnesses.flags).alignment
-        return (16 + alignment - 1) & ~(alignment - 1)
+        let header = 2 * MemoryLayout<UInt>.size
+        return (header + alignment - 1) & ~(alignment - 1)
     }
 
     /// Builds an enum value of a case from its tag and payload.

@@ -264,8 +264,7 @@ private final class EnumComparator: ValueComparator, @unchecked Sendable {
             if payload.isIndirect {
                 // The copies share the originals' boxes: the payloads outlive the copies, so
                 // their comparison is deferred rather than made in place.
-                let alignment = ValueWitnessFlags(rawValue: payload.type.valueWitnesses.flags).alignment
-                let offset = (16 + alignment - 1) & ~(alignment - 1)
+                let offset = OpaqueValueAccess.boxValueOffset(payload.type)
                 if let leftBox = unsafe UnsafeRawPointer(left).pointer(at: 0),
                     let rightBox = unsafe UnsafeRawPointer(right).pointer(at: 0)
                 {
@@ -293,10 +292,13 @@ private final class EnumComparator: ValueComparator, @unchecked Sendable {
 /// box is compared later, from the work list.
 private final class ExistentialComparator: ValueComparator, @unchecked Sendable {
     let type: MetadataReference
+    /// The container's size: a projected value inside it is inline, one outside it is boxed.
+    let size: Int
     let resolve: @Sendable (MetadataReference) -> ValueComparator
 
     init(_ type: MetadataReference, _ resolve: @escaping @Sendable (MetadataReference) -> ValueComparator) {
         self.type = type
+        self.size = type.valueWitnesses.size
         self.resolve = resolve
     }
 
@@ -307,7 +309,6 @@ private final class ExistentialComparator: ValueComparator, @unchecked Sendable 
         guard leftType == rightType else { return false }
         // Two class instances: the same object, or equal by the class's own comparator.
         let comparator = resolve(leftType)
-        let size = type.valueWitnesses.size
         let leftInline = unsafe left >= lhs && left < lhs + size
         let rightInline = unsafe right >= rhs && right < rhs + size
         if leftInline && rightInline { return unsafe comparator.equals(left, right, &pending) }
