@@ -124,6 +124,15 @@ const void *cmd_conformsToProtocol(const void *metadata, const void *protocol) {
     return swift_conformsToProtocol(metadata, protocol);
 }
 
+// const WitnessTable *swift_getWitnessTable(const ProtocolConformanceDescriptor *conformance,
+//     const Metadata *type, const void * const *instantiationArgs);
+// C, include/swift/Runtime/Metadata.h
+extern const void *swift_getWitnessTable(const void *, const void *, const void *const *);
+
+const void *cmd_getWitnessTable(const void *conformance, const void *metadata, const void *const *arguments) {
+    return swift_getWitnessTable(conformance, metadata, arguments);
+}
+
 const void *cmd_getTupleTypeMetadata(size_t count, const void *const *elements, const char *labels) {
     // TupleTypeFlags: the element count in the low 16 bits, NonConstantLabels (0x10000)
     // so that the runtime copies the labels instead of keeping the caller's pointer.

@@ -72,6 +72,18 @@ CMD_EXTERN const char *_Nullable cmd_getMangledTypeName(const void *metadata, si
 /// - Returns: The witness table, or `NULL` when the type does not conform.
 CMD_EXTERN const void *_Nullable cmd_conformsToProtocol(const void *metadata, const void *protocol);
 
+/// Instantiates the witness table of one conformance record for a type (`swift_getWitnessTable`,
+/// include/swift/Runtime/Metadata.h). The caller has matched the record's type with `metadata`
+/// and checked its conditional requirements; `arguments` are the witness tables those
+/// requirements with key arguments produced, in order.
+/// - Parameters:
+///   - conformance: The conformance descriptor.
+///   - metadata: The conforming type (the record's type, or the instantiation of its generic type).
+///   - arguments: The conditional requirements' witness tables, or `NULL` when there are none.
+/// - Returns: The witness table.
+CMD_EXTERN const void *_Nullable cmd_getWitnessTable(
+    const void *conformance, const void *metadata, const void *_Nullable const *_Nullable arguments);
+
 /// Returns the metadata of a tuple type.
 ///
 /// Wraps `swift_getTupleTypeMetadata` (swiftcall), declared in swiftlang/swift

@@ -182,6 +182,23 @@ struct ImageSections: Sendable {
         }
     }
 
+    /// The conformance descriptors whose conforming type is one of a set of type descriptors, by
+    /// one pass over the section that compares each record's type descriptor address (direct
+    /// or through its indirect slot), resolving nothing else.
+    /// - Parameters:
+    ///   - typeDescriptors: The descriptors' addresses.
+    ///   - body: Receives each matching descriptor, in section order.
+    func forEachConformanceDescriptor(ofTypes typeDescriptors: Set<UInt>, _ body: (UnsafeRawPointer) -> Void) {
+        guard let base = unsafe protocolConformances.baseAddress else { return }
+        for index in 0..<(unsafe protocolConformances.count / 4) {
+            guard let descriptor = unsafe (base + index * 4).relativeDirectPointer(at: 0),
+                let type = unsafe ProtocolConformanceDescriptorLayout(descriptor).typeDescriptor,
+                typeDescriptors.contains(UInt(bitPattern: type))
+            else { continue }
+            unsafe body(descriptor)
+        }
+    }
+
     /// The field descriptors of `swift5_fieldmd`, walked one after another.
     var fieldDescriptors: [FieldDescriptorLayout] {
         guard let base = unsafe fieldMetadata.baseAddress else { return unsafe [] }
@@ -256,6 +273,19 @@ enum LoadedImages {
         ///   - body: Receives each descriptor, in section order.
         func forEachConformance(of protocolReference: ProtocolReference, _ body: (ConformanceRecordReference) -> Void) {
             unsafe sections.forEachConformanceDescriptor(of: protocolReference.address) {
+                unsafe body(ConformanceRecordReference($0))
+            }
+        }
+        /// Its conformance descriptors whose conforming type is one of a set.
+        /// - Parameters:
+        ///   - typeDescriptors: The conforming types' descriptors.
+        ///   - body: Receives each descriptor, in section order.
+        func forEachConformance(
+            ofTypes typeDescriptors: Set<DescriptorReference>,
+            _ body: (ConformanceRecordReference) -> Void
+        ) {
+            let identities = Set(typeDescriptors.map { UInt(bitPattern: unsafe $0.address) })
+            unsafe sections.forEachConformanceDescriptor(ofTypes: identities) {
                 unsafe body(ConformanceRecordReference($0))
             }
         }

@@ -76,6 +76,20 @@ enum RuntimeEntryPoints {
         unsafe cmd_conformsToProtocol(metadata, protocolDescriptor)
     }
 
+    /// `swift_getWitnessTable`: the witness table of a conformance record for a type.
+    /// - Parameters:
+    ///   - conformance: The conformance descriptor.
+    ///   - type: The conforming type.
+    ///   - arguments: The conditional requirements' witness tables, or `nil` when there are none.
+    /// - Returns: The witness table, or `nil`.
+    static func witnessTable(
+        conformance: UnsafeRawPointer,
+        type: UnsafeRawPointer,
+        arguments: UnsafePointer<UnsafeRawPointer?>?
+    ) -> UnsafeRawPointer? {
+        unsafe cmd_getWitnessTable(conformance, type, arguments)
+    }
+
     /// Calls a metadata access function with key arguments.
     /// - Parameters:
     ///   - function: The access function.

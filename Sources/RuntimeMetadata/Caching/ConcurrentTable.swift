@@ -1,16 +1,30 @@
 // ConcurrentTable.swift
 //
-// An insert-only hash table whose entries are their own list nodes, safe from any thread
-// without a lock. Each bucket is a linked list of immutable nodes whose links are
-// `PublishedReference`s: a link is set once, by compare-and-exchange, and read with acquire
-// ordering. Readers therefore never lock and never allocate; writers build their node first,
-// then race to append it, and the loser adopts the winner's node. Entries are never removed:
-// metadata lives for the life of the process, and so do the answers about it.
+// The one table design every cache and index of RuntimeMetadata uses (the DocC article
+// "Caching"): an insert-only, open-addressed hash table of immortal entries that grows.
 //
-// The nodes are concrete, non-generic classes (TypeRecord, ConformanceAnswer, …), and the
-// table is a generic struct specialized for them: reading a field of a generic class would
-// need its metadata, which the runtime instantiates through a cache lookup on every access,
-// and that lookup costs more than the whole warm path should.
+// - Readers take no lock and allocate nothing: one acquiring load of the table's root, then
+//   acquiring loads of slots along a linear probe, each slot 0 or the address of an entry.
+// - Writers build their entry first, outside any lock (building may consult this or other
+//   tables), then take the table's write lock, probe again, and store the entry; when the load
+//   factor would pass 3/4 they fill a generation of twice the slots and publish it with one
+//   release store, so a reader sees either the old generation or the complete new one, never
+//   a torn state. Old generations are kept, since a reader may still be probing one: their
+//   sizes sum to less than the current one's.
+// - Entries are never removed: metadata lives for the life of the process, and so do the
+//   answers about it. A miss in an old generation is not an answer; callers fall back to the
+//   locked path, which looks again in the current one.
+//
+// The entries are concrete, non-generic classes (TypeRecord, ConformanceAnswer, …), and the
+// table is a generic struct specialized for them: reading a field of a generic class would need
+// its metadata, which the runtime instantiates through a cache lookup on every access.
+//
+// The roots of the process-wide tables are static C storage (CMetadata/include/CMDCacheStorage.h),
+// so that reading one needs no `swift_once`; tables that belong to an object (one protocol's
+// records by type) allocate theirs.
+
+public import CMetadata
+import Synchronization
 
 /// A key of a ``ConcurrentTable``: equatable, with a cheap well-mixed hash.
 @usableFromInline
@@ -20,10 +34,14 @@ protocol CacheKey: Equatable, Sendable {
 }
 
 extension UInt: CacheKey {
-    /// Addresses are at least 4-byte aligned: fold the high bits into the low ones.
+    /// An identity (an address) mixed so that its low bits vary: multiplied by the 64-bit golden
+    /// ratio, high half folded into the low.
     @inlinable
     @inline(__always)
-    var cacheHash: UInt { (self >> 4) ^ (self >> 16) ^ (self >> 28) }
+    var cacheHash: UInt {
+        let mixed = self &* 0x9E37_79B9_7F4A_7C15
+        return mixed ^ (mixed >> 29)
+    }
 }
 
 /// Two identities, such as a type and a protocol.
@@ -47,27 +65,44 @@ struct IdentityPair: CacheKey {
     var cacheHash: UInt {
         // A multiplicative mix of both words (64-bit golden ratio and splitmix constants).
         let mixed = (first ^ (second &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
-        return mixed >> 20
+        return mixed ^ (mixed >> 31)
     }
 }
 
-/// An entry of a ``ConcurrentTable``, which links to the next entry of its bucket.
+/// A string in a namespace, with its hash computed once, for tables keyed by names.
+struct StringKey: CacheKey {
+    let string: String
+    let namespace: UInt8
+    let cacheHash: UInt
+
+    /// The key of a string.
+    /// - Parameters:
+    ///   - string: The string.
+    ///   - namespace: Tells apart the kinds of names one table holds.
+    init(_ string: String, namespace: UInt8) {
+        self.string = string
+        self.namespace = namespace
+        var hasher = Hasher()
+        hasher.combine(namespace)
+        hasher.combine(string)
+        cacheHash = UInt(bitPattern: hasher.finalize())
+    }
+
+    static func == (lhs: StringKey, rhs: StringKey) -> Bool {
+        lhs.cacheHash == rhs.cacheHash && lhs.namespace == rhs.namespace && lhs.string == rhs.string
+    }
+}
+
+/// An entry of a ``ConcurrentTable``: an immutable key, and whatever the cache keeps for it.
 @usableFromInline
-protocol ConcurrentTableNode: AnyObject, Sendable {
+protocol CacheEntry: AnyObject, Sendable {
     /// The key type.
     associatedtype Key: CacheKey
     /// The entry's key.
     var tableKey: Key { get }
-    /// The next entry of the bucket, once linked.
-    func nextNode() -> ImmortalReference<Self>?
-    /// Links `node` after this entry unless another one was linked first.
-    /// - Parameter node: The entry to link.
-    /// - Returns: The entry that is linked now.
-    func linkNext(_ node: Self) -> Self
 }
 
-/// The cache tables, one per node type: each has its own range of the static buckets, sized
-/// to what it holds.
+/// The process-wide tables, each with its root in CMetadata's static storage.
 @usableFromInline
 enum CacheTable: Int, CaseIterable {
     case typeRecords
@@ -76,93 +111,169 @@ enum CacheTable: Int, CaseIterable {
     case typeNameIndexes
     case conformanceIndexes
     case images
-    case protocolRecords
-
-    /// The number of buckets, a power of two.
-    @inlinable
-    @inline(__always)
-    var bucketCount: Int {
-        switch self {
-        case .typeRecords, .conformanceAnswers: 4096
-        case .namedTypes: 1024
-        case .protocolRecords: 256
-        case .images: 128
-        case .typeNameIndexes, .conformanceIndexes: 64
-        }
-    }
-
-    /// The first bucket: the tables follow one another, and a test checks that they fit in the
-    /// storage. The four small tables a process's first conformance query writes to (images,
-    /// indexes, one protocol's records) share one 4 KiB page of it, so that query faults in one
-    /// fresh page of buckets rather than three.
-    @inlinable
-    @inline(__always)
-    var base: Int {
-        switch self {
-        case .typeRecords: 0
-        case .conformanceAnswers: 4096
-        case .namedTypes: 8192
-        case .images: 9216
-        case .typeNameIndexes: 9344
-        case .conformanceIndexes: 9408
-        case .protocolRecords: 9472
-        }
-    }
+    case protocolIndexes
+    case typeConformances
 }
 
-/// A lock-free, insert-only hash table of nodes.
-///
-/// The buckets are static storage (``CacheBuckets``), so a table is a plain value naming its
-/// storage: creating one costs nothing and reading it needs no `swift_once`.
+/// A lock-free, insert-only, growable hash table of immortal entries.
 @usableFromInline
-struct ConcurrentTable<Node: ConcurrentTableNode>: Sendable {
+@safe
+struct ConcurrentTable<Entry: CacheEntry>: Sendable {
+    /// The root: the current generation of slots.
     @usableFromInline
-    let buckets: CacheBuckets
+    nonisolated(unsafe) let root: UnsafeMutableRawPointer
 
-    /// The table stored in the given buckets; each node type must have its own.
+    /// The process-wide table of a kind; each entry type has its own.
     /// - Parameter table: The table.
     @inlinable
     @inline(__always)
     init(_ table: CacheTable) {
-        buckets = CacheBuckets(base: table.base, count: table.bucketCount)
+        unsafe root = cmd_cacheRoot(table.rawValue)
+    }
+
+    /// A new, empty table with a root of its own, which lives as long as the process.
+    init() {
+        unsafe root = cmd_tableRootAllocate()
     }
 
     /// Looks up a key without locking, allocating or reference counting.
     /// - Parameter key: The key.
-    /// - Returns: The node, or `nil`.
+    /// - Returns: The entry, or `nil`.
     @inlinable
     @inline(__always)
-    func node(for key: Node.Key) -> ImmortalReference<Node>? {
-        var node = buckets.load(Int(truncatingIfNeeded: key.cacheHash), as: Node.self)
-        while let current = node {
-            let (found, next) = current.withObject { ($0.tableKey == key, $0.nextNode()) }
-            if found { return current }
-            node = next
+    func entry(for key: Entry.Key) -> ImmortalReference<Entry>? {
+        guard let slots = unsafe cmd_tableLoad(root) else { return nil }
+        var index = key.cacheHash
+        while true {
+            let word = unsafe cmd_slotLoad(slots, index)
+            guard let address = unsafe UnsafeRawPointer(bitPattern: word) else { return nil }
+            let entry = unsafe ImmortalReference(unmanaged: Unmanaged<Entry>.fromOpaque(address))
+            if entry.withObject({ $0.tableKey == key }) { return entry }
+            index &+= 1
         }
-        return nil
     }
 
-    /// Returns the node for a key, building and publishing one on the first request.
+    /// Returns the entry for a key, building and publishing one on the first request.
     ///
-    /// When two threads race on the same key, both may build a node; the first one published
-    /// wins and the other is discarded. Building must therefore have no side effects beyond the
-    /// table, and may itself consult the table.
+    /// When two threads race on the same key, both may build an entry; the first one stored wins
+    /// and the other is discarded. Building must therefore have no side effects beyond the
+    /// tables, and may itself consult them.
     /// - Parameters:
     ///   - key: The key.
-    ///   - make: Builds the node; its `tableKey` must be `key`.
-    /// - Returns: The published node.
+    ///   - make: Builds the entry; its `tableKey` must be `key`.
+    /// - Returns: The published entry.
     @inline(__always)
-    func node(for key: Node.Key, orInsert make: () throws -> Node) rethrows -> ImmortalReference<Node> {
-        if let existing = node(for: key) { return existing }
-        return ImmortalReference(immortal: insert(try make()))
+    func entry(for key: Entry.Key, orInsert make: () throws -> Entry) rethrows -> ImmortalReference<Entry> {
+        if let existing = entry(for: key) { return existing }
+        return insert(try make())
     }
 
-    private func insert(_ fresh: Node) -> Node {
+    /// Stores an entry unless one with its key is there, under the table's write lock.
+    /// - Parameter fresh: The entry.
+    /// - Returns: The entry stored for its key: `fresh`, or the one stored first.
+    @inline(never)
+    func insert(_ fresh: Entry) -> ImmortalReference<Entry> {
         let key = fresh.tableKey
-        var node = buckets.publish(fresh, in: Int(truncatingIfNeeded: key.cacheHash))
-        while true {
-            if node === fresh || node.tableKey == key { return node }
-            node = node.linkNext(fresh)
+        return TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
+            var slots = unsafe cmd_tableLoad(root)
+            if let current = unsafe slots {
+                var index = key.cacheHash
+                while true {
+                    let word = unsafe cmd_slotLoad(current, index)
+                    guard let address = unsafe UnsafeRawPointer(bitPattern: word) else { break }
+                    let entry = unsafe ImmortalReference(unmanaged: Unmanaged<Entry>.fromOpaque(address))
+                    if entry.withObject({ $0.tableKey == key }) { return entry }
+                    index &+= 1
+                }
+            }
+            let count = unsafe slots.map { unsafe Int(cmd_tableCount($0)) } ?? 0
+            let capacity = unsafe slots.map { unsafe Int(cmd_tableMask($0)) + 1 } ?? 0
+            if (count + 1) * 4 > capacity * 3 {
+                let grown = unsafe Self.generation(capacity: max(capacity * 2, 16), copying: slots)
+                unsafe cmd_tablePublish(root, grown)
+                unsafe slots = grown
+            }
+            guard let target = unsafe slots else { fatalError("unreachable: a table generation was just published") }
+            let entry = unsafe Unmanaged.passRetained(fresh)
+            unsafe Self.store(UInt(bitPattern: entry.toOpaque()), hash: key.cacheHash, in: target)
+            unsafe cmd_tableSetCount(target, UInt(count + 1))
+            return unsafe ImmortalReference(unmanaged: entry)
         }
+    }
+
+    /// Fills a new generation with the entries of the current one.
+    private static func generation(
+        capacity: Int,
+        copying old: UnsafeMutableRawPointer?
+    ) -> UnsafeMutableRawPointer {
+        guard let grown = unsafe cmd_tableAllocate(UInt(capacity)) else {
+            fatalError("RuntimeMetadata: out of memory growing a cache table to \(capacity) slots")
+        }
+        guard let old = unsafe old else { return unsafe grown }
+        let mask = unsafe cmd_tableMask(old)
+        for index in 0...mask {
+            let word = unsafe cmd_slotLoad(old, index)
+            guard let address = unsafe UnsafeRawPointer(bitPattern: word) else { continue }
+            let hash = unsafe Unmanaged<Entry>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.tableKey.cacheHash }
+            unsafe store(word, hash: hash, in: grown)
+        }
+        unsafe cmd_tableSetCount(grown, cmd_tableCount(old))
+        return unsafe grown
+    }
+
+    /// Stores a word in the first empty slot of its probe sequence.
+    private static func store(_ word: UInt, hash: UInt, in slots: UnsafeMutableRawPointer) {
+        var index = hash
+        while unsafe cmd_slotLoad(slots, index) != 0 { index &+= 1 }
+        unsafe cmd_slotStore(slots, index, word)
+    }
+
+    /// What the table holds now: its entries, and the bytes of its slot generations (the
+    /// current one and those it grew from).
+    var footprint: (entries: Int, slotBytes: Int) {
+        TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
+            guard let slots = unsafe cmd_tableLoad(root) else { return (0, 0) }
+            let capacity = unsafe Int(cmd_tableMask(slots)) + 1
+            var bytes = 0
+            var generation = capacity
+            while generation >= 16 {
+                bytes += 2 * MemoryLayout<UInt>.size + generation * MemoryLayout<UInt>.size
+                generation /= 2
+            }
+            return (unsafe Int(cmd_tableCount(slots)), bytes)
+        }
+    }
+
+    /// Every entry, in slot order (under the write lock: for reports, not for lookups).
+    var entries: [ImmortalReference<Entry>] {
+        TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
+            guard let slots = unsafe cmd_tableLoad(root) else { return [] }
+            let mask = unsafe cmd_tableMask(slots)
+            return (0...mask).compactMap { index in
+                let word = unsafe cmd_slotLoad(slots, index)
+                return unsafe UnsafeRawPointer(bitPattern: word).map {
+                    unsafe ImmortalReference(unmanaged: Unmanaged<Entry>.fromOpaque($0))
+                }
+            }
+        }
+    }
+}
+
+/// The write locks of the tables, striped by root: writers are first questions, rare and short
+/// (a probe and a store, or a copy when the table grows), so a few locks serve every table.
+enum TableWriteLocks {
+    private final class Stripe: Sendable {
+        let mutex = Mutex(())
+    }
+
+    private static let stripes: [Stripe] = (0..<16).map { _ in Stripe() }
+
+    /// Runs `body` holding the lock of a root.
+    /// - Parameters:
+    ///   - root: The root's address.
+    ///   - body: The locked work.
+    /// - Returns: What `body` returns.
+    static func withLock<R>(for root: UInt, _ body: () -> R) -> R {
+        stripes[Int(truncatingIfNeeded: root.cacheHash >> 40) & 15].mutex.withLock { _ in body() }
     }
 }

@@ -165,18 +165,6 @@ final class ConformanceRecordsBox: LazyBox {
     init(_ value: [ConformanceRecord]) { self.value = value }
 }
 
-/// Conformance records by conforming type descriptor.
-final class RecordsByTypeBox: LazyBox {
-    let value: [DescriptorReference: [ConformanceRecord]]
-    init(_ value: [DescriptorReference: [ConformanceRecord]]) { self.value = value }
-}
-
-/// Conformance records by descriptor.
-final class RecordsByDescriptorBox: LazyBox {
-    let value: [ConformanceRecordReference: ConformanceRecord]
-    init(_ value: [ConformanceRecordReference: ConformanceRecord]) { self.value = value }
-}
-
 /// A boxed string.
 final class StringBox: LazyBox {
     let value: String

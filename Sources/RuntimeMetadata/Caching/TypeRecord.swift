@@ -10,7 +10,7 @@ import Synchronization
 
 /// Everything RuntimeMetadata knows about one type.
 @usableFromInline
-final class TypeRecord: ConcurrentTableNode {
+final class TypeRecord: CacheEntry {
     /// All records, by metadata identity.
     @inlinable
     @inline(__always)
@@ -19,7 +19,6 @@ final class TypeRecord: ConcurrentTableNode {
     /// The metadata's identity, the table key.
     @usableFromInline
     let tableKey: UInt
-    private let next = PublishedReference<TypeRecord>()
 
     /// The metadata.
     let reference: MetadataReference
@@ -51,11 +50,6 @@ final class TypeRecord: ConcurrentTableNode {
     let tupleElements = LazyValue<TupleElementsBox>()
     let comparator = LazyValue<ComparatorBox>()
 
-    @usableFromInline
-    func nextNode() -> ImmortalReference<TypeRecord>? { next.loadImmortal() }
-    @usableFromInline
-    func linkNext(_ node: TypeRecord) -> TypeRecord { next.storeIfNil(node) }
-
     /// Returns the record of a metadata record, building it on first use.
     /// - Parameter reference: The metadata.
     /// - Returns: The shared record.
@@ -72,7 +66,7 @@ final class TypeRecord: ConcurrentTableNode {
     static func immortalRecord(for reference: MetadataReference) -> ImmortalReference<TypeRecord> {
         // The warm lookup inlined; the first question kept out of line, so that callers stay
         // small (no register saves for the record's construction).
-        if let record = table.node(for: reference.identity) { return record }
+        if let record = table.entry(for: reference.identity) { return record }
         return newRecord(for: reference)
     }
 
@@ -80,7 +74,7 @@ final class TypeRecord: ConcurrentTableNode {
     @usableFromInline
     @inline(never)
     static func newRecord(for reference: MetadataReference) -> ImmortalReference<TypeRecord> {
-        table.node(for: reference.identity) { TypeRecord(reference) }
+        table.entry(for: reference.identity) { TypeRecord(reference) }
     }
 
     private init(_ reference: MetadataReference) {

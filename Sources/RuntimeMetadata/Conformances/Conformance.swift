@@ -17,7 +17,8 @@ public struct Conformance: Hashable, Sendable, CustomStringConvertible {
     /// The record the witness table was instantiated from, when it is one of the loaded images'.
     public var record: ConformanceRecord? {
         guard let reference = witnessTable.record else { return nil }
-        return ImageGeneration.index.byDescriptor[reference]
+        let index = ProtocolIndex.index(of: protocolDescriptor.reference, imageCount: ImageGeneration.refreshedCount)
+        return index.withObject { $0.records.first { $0.reference == reference } }
     }
 
     /// Resolves an associated type of the conformance, such as `Body` of a view.
@@ -49,27 +50,19 @@ public struct Conformance: Hashable, Sendable, CustomStringConvertible {
 /// One cached conformance answer for a (type, protocol) pair.
 ///
 /// A positive answer never changes: images cannot be unloaded. A negative answer remembers the
-/// image count it was checked against and is checked again once more images are loaded.
+/// image count it was checked against and is checked again once more images are loaded. The
+/// entry is a key and one word (40 bytes, with the object header), so that an app's tens of
+/// thousands of answers stay small.
 @usableFromInline
-final class ConformanceAnswer: ConcurrentTableNode {
+final class ConformanceAnswer: CacheEntry {
     /// The (type, protocol) pair.
     @usableFromInline
     let tableKey: IdentityPair
-    @usableFromInline
-    let next = PublishedReference<ConformanceAnswer>()
 
     init(_ key: IdentityPair) {
         tableKey = key
     }
 
-    @inlinable
-    @inline(__always)
-    func nextNode() -> ImmortalReference<ConformanceAnswer>? { next.loadImmortal() }
-    @usableFromInline
-    func linkNext(_ node: ConformanceAnswer) -> ConformanceAnswer { next.storeIfNil(node) }
-
-    /// The conforming type's record, published before a positive ``state``.
-    let typeRecord = PublishedReference<TypeRecord>()
     /// The answer, in one word read with one load after the entry: 0 before any check; the
     /// witness table's address (always even) once found; `imageCount << 1 | 1` once the type
     /// was found not to conform with that many images loaded.
@@ -93,6 +86,20 @@ enum KnownAnswer {
         } else {
             self = Int(state >> 1) >= ImageGeneration.current ? .doesNotConform : .unknown
         }
+    }
+}
+
+/// A type's conformances, as ``TypeMetadata/conformances`` lists them, per set of images.
+final class TypeConformances: CacheEntry {
+    /// Every list, by (type, image count).
+    static var table: ConcurrentTable<TypeConformances> { ConcurrentTable(.typeConformances) }
+
+    let tableKey: IdentityPair
+    let protocols: [ProtocolDescriptor]
+
+    init(key: IdentityPair, protocols: [ProtocolDescriptor]) {
+        tableKey = key
+        self.protocols = protocols
     }
 }
 
@@ -123,10 +130,9 @@ extension ProtocolDescriptor {
 
     /// The conformance of a metadata record, built from its cached answer.
     private func conformance(of metadata: MetadataReference) -> Conformance? {
-        let (entry, witnessTable) = answer(for: metadata)
-        guard let witnessTable, let record = entry.withObject({ $0.typeRecord.loadImmortal() }) else { return nil }
+        guard let witnessTable = answer(for: metadata).witnessTable else { return nil }
         return Conformance(
-            type: TypeMetadata(immortalRecord: record),
+            type: TypeMetadata(immortalRecord: TypeRecord.immortalRecord(for: metadata)),
             protocolDescriptor: self,
             witnessTable: witnessTable
         )
@@ -162,7 +168,7 @@ extension ProtocolDescriptor {
         for metadata: MetadataReference
     ) -> (entry: ImmortalReference<ConformanceAnswer>, witnessTable: WitnessTableReference?) {
         let key = IdentityPair(first: metadata.identity, second: reference.identity)
-        if let entry = conformanceAnswers.node(for: key) {
+        if let entry = conformanceAnswers.entry(for: key) {
             switch KnownAnswer(entry.withObject { $0.state.load(ordering: .acquiring) }) {
             case .conforms(let table): return (entry, table)
             case .doesNotConform: return (entry, nil)
@@ -172,37 +178,68 @@ extension ProtocolDescriptor {
         return newAnswer(for: metadata, key: key)
     }
 
-    /// Makes the entry if needed, asks the runtime and publishes its answer.
+    /// Makes the entry if needed, decides from the protocol's records (or, where records do not
+    /// decide, asks the runtime) and publishes the answer.
     @usableFromInline
     @inline(never)
     func newAnswer(
         for metadata: MetadataReference,
         key: IdentityPair
     ) -> (entry: ImmortalReference<ConformanceAnswer>, witnessTable: WitnessTableReference?) {
-        let entry = conformanceAnswers.node(for: key) { ConformanceAnswer(key) }
-        let answer = entry.object
-        let state = answer.state.load(ordering: .acquiring)
+        let entry = conformanceAnswers.entry(for: key) { ConformanceAnswer(key) }
+        let state = entry.withObject { $0.state.load(ordering: .acquiring) }
         switch KnownAnswer(state) {
         case .conforms(let table): return (entry, table)
         case .doesNotConform: return (entry, nil)
         case .unknown: break
         }
-        let generation = ImageGeneration.current
-        guard let table = reference.witnessTable(for: metadata) else {
-            // A racing thread may have found the conformance after a newer image was loaded;
-            // a positive answer is never replaced.
-            _ = answer.state.compareExchange(
-                expected: state,
-                desired: UInt(generation) << 1 | 1,
-                ordering: .acquiringAndReleasing
-            )
-            return (entry, nil)
+        let imageCount = ImageGeneration.refreshedCount
+        let index = ProtocolIndex.index(of: reference, imageCount: imageCount)
+        let decision = index.withObject { index in
+            reference.decideConformance(of: metadata) { descriptor in index.records(of: descriptor)?.object.all }
         }
-        // Racing first questions find the same table; the type's record is published first,
-        // and the release store of the table makes it visible with the table.
-        _ = answer.typeRecord.storeIfNil(TypeRecord.record(for: metadata))
-        answer.state.store(table.identity, ordering: .releasing)
-        return (entry, table)
+        return (entry, Self.publish(decision, for: metadata, protocol: reference, in: entry, imageCount: imageCount))
+    }
+
+    /// Publishes a decision in an answer's entry, asking the runtime first when the records did not decide.
+    /// - Parameters:
+    ///   - decision: What the records say.
+    ///   - metadata: The type.
+    ///   - protocolReference: The protocol.
+    ///   - entry: The answer's entry.
+    ///   - imageCount: The images the records came from.
+    /// - Returns: The witness table, or `nil` when the type does not conform.
+    static func publish(
+        _ decision: ConformanceDecision,
+        for metadata: MetadataReference,
+        protocol protocolReference: ProtocolReference,
+        in entry: ImmortalReference<ConformanceAnswer>,
+        imageCount: Int
+    ) -> WitnessTableReference? {
+        let table: WitnessTableReference?
+        switch decision {
+        case .conforms(let found): table = found
+        case .doesNotConform: table = nil
+        case .askRuntime: table = protocolReference.witnessTable(for: metadata)
+        }
+        return entry.withObject { answer in
+            guard let table else {
+                // A racing thread may have found the conformance after a newer image was loaded;
+                // a positive answer is never replaced.
+                let state = answer.state.load(ordering: .acquiring)
+                if state & 1 == 1 || state == 0 {
+                    _ = answer.state.compareExchange(
+                        expected: state,
+                        desired: UInt(imageCount) << 1 | 1,
+                        ordering: .acquiringAndReleasing
+                    )
+                }
+                return nil
+            }
+            // Racing first questions find the same table.
+            answer.state.store(table.identity, ordering: .releasing)
+            return table
+        }
     }
 
     /// The conformance records of this protocol in every loaded image, generic types included.
@@ -211,7 +248,7 @@ extension ProtocolDescriptor {
     /// again takes no lock and allocates nothing.
     /// - Returns: The records, in image order.
     public func conformanceRecords() -> [ConformanceRecord] {
-        ImageGeneration.index.records(of: reference)
+        ProtocolIndex.index(of: reference, imageCount: ImageGeneration.refreshedCount).withObject { $0.records }
     }
 
     /// The types with a conformance record for this protocol: non-generic types as metadata,
@@ -231,30 +268,60 @@ extension ProtocolDescriptor {
 extension TypeMetadata {
     /// The protocols this type conforms to, as far as the loaded images record them.
     ///
-    /// Candidates are the protocols of every conformance record of the type and of its
-    /// superclasses, and the protocols those inherit; each is confirmed with the runtime, so
-    /// conditional conformances appear only when their conditions hold. Conformances the
-    /// runtime provides without records (tuples, functions, metatypes) are not listed.
+    /// The type's records, and its superclasses', are found by one pass over the loaded images'
+    /// conformance sections that compares each record's type descriptor with theirs; each record
+    /// is then checked as a first conformance question would check it, so conditional
+    /// conformances appear only when their conditions hold, and the answers are cached for
+    /// later questions. The list is cached per type until an image is loaded. Conformances the
+    /// runtime provides without records (tuples, functions, metatypes) are not listed, nor are
+    /// those of types whose descriptors are not unique (imported C types), which records name
+    /// by a copy of the descriptor.
     public var conformances: [ProtocolDescriptor] {
-        let index = ImageGeneration.index
-        var candidates: [ProtocolReference] = []
-        var current: TypeMetadata? = self
-        while let type = current, candidates.count < 10_000 {
-            if let descriptor = type.record.descriptor {
-                candidates += (index.byType[descriptor] ?? []).compactMap(\.reference.protocolReference)
-            }
+        let imageCount = ImageGeneration.refreshedCount
+        let key = IdentityPair(first: record.reference.identity, second: UInt(imageCount))
+        return TypeConformances.table.entry(for: key) {
+            TypeConformances(key: key, protocols: Self.findConformances(of: record.reference, imageCount: imageCount))
+        }.withObject { $0.protocols }
+    }
+
+    /// Finds a type's conformances by one scan for its records and its superclasses'.
+    private static func findConformances(of metadata: MetadataReference, imageCount: Int) -> [ProtocolDescriptor] {
+        var descriptors = Set<DescriptorReference>()
+        var current: MetadataReference? = metadata
+        while let type = current, descriptors.count < 10_000 {
+            if let descriptor = type.typeDescriptor { descriptors.insert(descriptor) }
             current = type.superclass
         }
-        var queue = candidates
-        var seen = Set<ProtocolReference>()
-        var result: [ProtocolDescriptor] = []
-        while let next = queue.popLast() {
-            guard seen.insert(next).inserted else { continue }
-            let descriptor = ProtocolDescriptor(next)
-            if descriptor.conformance(of: self) != nil {
-                result.append(descriptor)
-                queue += next.inheritedProtocols
+        var found: [ProtocolReference: [DescriptorReference: [ConformanceRecordReference]]] = [:]
+        var visited = 0
+        LoadedImages.forEachImage { sections in
+            guard visited < imageCount else { return }
+            visited += 1
+            sections.forEachConformance(ofTypes: descriptors) { record in
+                guard let protocolReference = record.protocolReference, let type = record.typeDescriptor else { return }
+                found[protocolReference, default: [:]][type, default: []].append(record)
             }
+        }
+        var result: [ProtocolDescriptor] = []
+        for (protocolReference, records) in found {
+            let descriptor = ProtocolDescriptor(protocolReference)
+            let key = IdentityPair(first: metadata.identity, second: protocolReference.identity)
+            let entry = conformanceAnswers.entry(for: key) { ConformanceAnswer(key) }
+            let table: WitnessTableReference?
+            switch KnownAnswer(entry.withObject { $0.state.load(ordering: .acquiring) }) {
+            case .conforms(let known): table = known
+            case .doesNotConform: table = nil
+            case .unknown:
+                let decision = protocolReference.decideConformance(of: metadata) { records[$0] }
+                table = ProtocolDescriptor.publish(
+                    decision,
+                    for: metadata,
+                    protocol: protocolReference,
+                    in: entry,
+                    imageCount: imageCount
+                )
+            }
+            if table != nil { result.append(descriptor) }
         }
         return result.sorted { $0.qualifiedName < $1.qualifiedName }
     }

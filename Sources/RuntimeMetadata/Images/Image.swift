@@ -32,7 +32,7 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     /// The image with these sections, sharing the records of earlier values for it.
     /// - Parameter records: The image's sections.
     init(_ records: LoadedImages.ImageRecords) {
-        storage = ImageStorage.table.node(for: records.identity) { ImageStorage(records) }
+        storage = ImageStorage.table.entry(for: records.identity) { ImageStorage(records) }
     }
 
     /// The file name of the image's path, such as `libFoundationEssentials.so`.
@@ -107,23 +107,29 @@ enum ImageGeneration {
     /// - Returns: The index of the images loaded now.
     @discardableResult
     static func refresh() -> ConformanceIndex {
-        let count = LoadedImages.count
-        ObservedImageCount.raise(to: count)
-        return indexes.node(for: UInt(count)) { ConformanceIndex(imageCount: count) }.object
+        let count = refreshedCount
+        return indexes.entry(for: UInt(count)) { ConformanceIndex(imageCount: count) }.object
     }
 
     /// The index of the images loaded now, refreshed.
     static var index: ConformanceIndex { refresh() }
+
+    /// The number of images loaded now, asked of the runtime and published: the one way the
+    /// caches notice a newly loaded image.
+    static var refreshedCount: Int {
+        let count = LoadedImages.count
+        ObservedImageCount.raise(to: count)
+        return count
+    }
 }
 
 /// One image's records, read from its sections on first use and kept for the process.
-final class ImageStorage: ConcurrentTableNode {
+final class ImageStorage: CacheEntry {
     /// Every image seen, by identity.
     static var table: ConcurrentTable<ImageStorage> { ConcurrentTable(.images) }
 
     /// The image's identity.
     let tableKey: UInt
-    private let next = PublishedReference<ImageStorage>()
     /// The image's path, found on first use.
     let path = LazyValue<StringBox>()
     /// The image's sections.
@@ -138,6 +144,4 @@ final class ImageStorage: ConcurrentTableNode {
         self.records = records
     }
 
-    func nextNode() -> ImmortalReference<ImageStorage>? { next.loadImmortal() }
-    func linkNext(_ node: ImageStorage) -> ImageStorage { next.storeIfNil(node) }
 }

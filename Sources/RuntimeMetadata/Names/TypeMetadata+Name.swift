@@ -2,24 +2,18 @@
 
 import Synchronization
 
-/// A resolved name, cached by the name's hash.
-private final class NamedType: ConcurrentTableNode {
-    let tableKey: UInt
-    let name: String
+/// A resolved name.
+private final class NamedType: CacheEntry {
+    let tableKey: StringKey
     let metadata: TypeMetadata
-    private let next = PublishedReference<NamedType>()
 
-    init(key: UInt, name: String, metadata: TypeMetadata) {
+    init(key: StringKey, metadata: TypeMetadata) {
         self.tableKey = key
-        self.name = name
         self.metadata = metadata
     }
-
-    func nextNode() -> ImmortalReference<NamedType>? { next.loadImmortal() }
-    func linkNext(_ node: NamedType) -> NamedType { next.storeIfNil(node) }
 }
 
-/// Resolved names by hash. A hash collision between two names leaves the second uncached.
+/// Resolved names: names as `String(reflecting:)` prints them, and mangled names.
 private var namedTypes: ConcurrentTable<NamedType> { ConcurrentTable(.namedTypes) }
 
 extension TypeMetadata {
@@ -40,11 +34,9 @@ extension TypeMetadata {
     ///   failed: a syntax error, an unknown type, a wrong number of generic arguments, or an unmet
     ///   requirement.
     public init(named name: String) throws(RuntimeMetadataError) {
-        let key = UInt(bitPattern: name.hashValue)
-        if let cached = namedTypes.node(for: key),
-            let metadata = cached.withObject({ $0.name == name ? $0.metadata : nil })
-        {
-            self = metadata
+        let key = StringKey(name, namespace: 0)
+        if let cached = namedTypes.entry(for: key) {
+            self = cached.withObject { $0.metadata }
             return
         }
         // A nested name is parsed and resolved on the reserve stack: both recurse once per level,
@@ -55,7 +47,7 @@ extension TypeMetadata {
             ? ReserveStack.run { Result { () throws(RuntimeMetadataError) in try Self.resolve(named: name) } }
             : Result { () throws(RuntimeMetadataError) in try Self.resolve(named: name) }
         let metadata = TypeMetadata(try resolved.get())
-        _ = namedTypes.node(for: key) { NamedType(key: key, name: name, metadata: metadata) }
+        _ = namedTypes.entry(for: key) { NamedType(key: key, metadata: metadata) }
         self = metadata
     }
 
@@ -89,22 +81,19 @@ extension TypeMetadata {
                 reason: "a mangled name given as text must be printable ASCII"
             )
         }
-        let cacheName = "\u{1}" + plain
-        let key = UInt(bitPattern: cacheName.hashValue)
-        if let cached = namedTypes.node(for: key),
-            let metadata = cached.withObject({ $0.name == cacheName ? $0.metadata : nil })
-        {
-            self = metadata
+        let name = String(plain)
+        let key = StringKey(name, namespace: 1)
+        if let cached = namedTypes.entry(for: key) {
+            self = cached.withObject { $0.metadata }
             return
         }
-        let name = String(plain)
         // Long names may nest deeply: every step, the runtime's included, runs on the reserve stack.
         let resolved =
             name.utf8.count > Self.mangledLengthOnCallerStack
             ? ReserveStack.run { Result { () throws(RuntimeMetadataError) in try Self.resolve(mangledName: name) } }
             : Result { () throws(RuntimeMetadataError) in try Self.resolve(mangledName: name) }
         let metadata = TypeMetadata(try resolved.get())
-        _ = namedTypes.node(for: key) { NamedType(key: key, name: cacheName, metadata: metadata) }
+        _ = namedTypes.entry(for: key) { NamedType(key: key, metadata: metadata) }
         self = metadata
     }
 

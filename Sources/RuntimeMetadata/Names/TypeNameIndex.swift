@@ -6,7 +6,7 @@
 import Synchronization
 
 /// The descriptors of the loaded images, by runtime-style qualified name.
-final class TypeNameIndex: ConcurrentTableNode {
+final class TypeNameIndex: CacheEntry {
     /// Type descriptors by name (generic arguments stripped).
     let types: [String: [DescriptorReference]]
     /// Protocol descriptors by name.
@@ -15,10 +15,6 @@ final class TypeNameIndex: ConcurrentTableNode {
     let imageCount: Int
     /// The table key: the image count.
     var tableKey: UInt { UInt(imageCount) }
-    private let next = PublishedReference<TypeNameIndex>()
-
-    func nextNode() -> ImmortalReference<TypeNameIndex>? { next.loadImmortal() }
-    func linkNext(_ node: TypeNameIndex) -> TypeNameIndex { next.storeIfNil(node) }
 
     /// The indexes built so far, by the number of images they cover. Images are only ever
     /// added (the runtime cannot unload Swift images), so the count identifies the set.
@@ -55,7 +51,7 @@ final class TypeNameIndex: ConcurrentTableNode {
     /// The index of the currently loaded images, rebuilt after an image was loaded.
     static var shared: TypeNameIndex {
         let images = LoadedImages.count
-        return indexes.node(for: UInt(images)) { TypeNameIndex(imageCount: images) }.object
+        return indexes.entry(for: UInt(images)) { TypeNameIndex(imageCount: images) }.object
     }
 
     private init(imageCount: Int) {

@@ -45,23 +45,3 @@ extension LayoutConstantTests {
         #expect(ExistentialTypeMetadataLayout.firstProtocolOffset == MemoryLayout<Fields>.size)
     }
 }
-
-extension LayoutConstantTests {
-    @Test("The cache tables' bucket ranges are disjoint and fit in the static storage")
-    func cacheTables() {
-        let ranges = CacheTable.allCases.map { $0.base..<($0.base + $0.bucketCount) }.sorted {
-            $0.lowerBound < $1.lowerBound
-        }
-        for (first, second) in zip(ranges, ranges.dropFirst()) {
-            #expect(first.upperBound <= second.lowerBound, "\(first) overlaps \(second)")
-        }
-        #expect((ranges.last?.upperBound ?? 0) <= CacheBuckets.storageCount)
-        for table in CacheTable.allCases {
-            #expect(table.bucketCount & (table.bucketCount - 1) == 0, "\(table)")
-        }
-        // The small tables of a first conformance query share one page (4,096 bytes: 512 buckets).
-        let firstQuery: [CacheTable] = [.images, .typeNameIndexes, .conformanceIndexes, .protocolRecords]
-        let pages = Set(firstQuery.flatMap { [$0.base / 512, ($0.base + $0.bucketCount - 1) / 512] })
-        #expect(pages.count == 1)
-    }
-}

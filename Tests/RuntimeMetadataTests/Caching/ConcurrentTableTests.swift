@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import RuntimeMetadata
+
+/// An entry of the test tables: a key and a payload derived from it.
+private final class NumberEntry: CacheEntry {
+    let tableKey: UInt
+    let payload: UInt
+
+    init(_ key: UInt) {
+        tableKey = key
+        payload = key &* 31 &+ 7
+    }
+}
+
+@Suite("The one concurrent table")
+struct ConcurrentTableTests {
+    @Test("Grows from empty to 1,000,000 entries and finds every one, and no others")
+    func growsAndFinds() {
+        let table = ConcurrentTable<NumberEntry>()
+        #expect(table.entry(for: 1) == nil)
+        let count: UInt = 1_000_000
+        // Keys shaped like addresses (16-byte aligned, clustered), the common case.
+        let base: UInt = 0x7F00_0000_0000
+        for index in 0..<count {
+            let key = base + index * 16
+            let stored = table.insert(NumberEntry(key))
+            #expect(stored.withObject { $0.tableKey } == key)
+        }
+        var missing = 0
+        var wrong = 0
+        for index in 0..<count {
+            let key = base + index * 16
+            guard let found = table.entry(for: key) else {
+                missing += 1
+                continue
+            }
+            if found.withObject({ $0.payload }) != key &* 31 &+ 7 { wrong += 1 }
+        }
+        #expect(missing == 0)
+        #expect(wrong == 0)
+        for index in 0..<1000 as Range<UInt> {
+            #expect(table.entry(for: base + index * 16 + 8) == nil)
+        }
+        let footprint = table.footprint
+        #expect(footprint.entries == Int(count))
+        // Load factor at most 3/4; the generations sum to less than twice the current one.
+        #expect(footprint.slotBytes >= Int(count) * 8 * 4 / 3)
+        #expect(footprint.slotBytes <= Int(count) * 8 * 2 * 8 / 3 + 1024)
+    }
+
+    @Test("A second insert of a key returns the first entry")
+    func firstInsertWins() {
+        let table = ConcurrentTable<NumberEntry>()
+        let first = table.insert(NumberEntry(42))
+        let second = table.insert(NumberEntry(42))
+        #expect(first.identity == second.identity)
+        #expect(table.footprint.entries == 1)
+        var built = 0
+        let third = table.entry(for: 42) {
+            built += 1
+            return NumberEntry(42)
+        }
+        #expect(built == 0)
+        #expect(third.identity == first.identity)
+    }
+
+    @Test("Racing writers and readers agree: every key has one entry, readers never see a torn table")
+    func racingWritersAndReaders() async {
+        let table = ConcurrentTable<NumberEntry>()
+        let keys: [UInt] = (0..<20_000).map { 0x5000_0000 + UInt($0) * 48 }
+        let identities = await withTaskGroup(of: [UInt].self) { group in
+            for worker in 0..<6 {
+                group.addTask {
+                    var seen: [UInt] = []
+                    // Each worker inserts every key, in its own order, and reads as it goes.
+                    let order = worker.isMultiple(of: 2) ? keys : keys.reversed()
+                    for (position, key) in order.enumerated() {
+                        let entry = table.entry(for: key) { NumberEntry(key) }
+                        seen.append(entry.identity)
+                        let earlier = order[position / 2]
+                        if table.entry(for: earlier)?.withObject({ $0.tableKey }) != earlier { seen.append(0) }
+                    }
+                    return seen
+                }
+            }
+            var all: [[UInt]] = []
+            for await identities in group { all.append(identities) }
+            return all
+        }
+        #expect(identities.allSatisfy { !$0.contains(0) }, "a reader missed an entry inserted before it")
+        #expect(table.footprint.entries == keys.count)
+        // The entry each worker got for a key is the one the table holds.
+        let held = Set(keys.compactMap { table.entry(for: $0)?.identity })
+        #expect(held.count == keys.count)
+        for list in identities { #expect(Set(list).isSubset(of: held)) }
+    }
+}
