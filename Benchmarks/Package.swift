@@ -19,6 +19,11 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "ScaleProbe",
+            dependencies: [.product(name: "RuntimeMetadata", package: "RuntimeMetadata")],
+            path: "Benchmarks/ScaleProbe"
+        ),
+        .executableTarget(
             name: "ViewGraphBenchmarks",
             dependencies: [
                 .product(name: "ViewGraph", package: "RuntimeMetadata"),

@@ -150,13 +150,29 @@ public struct Report: Sendable {
     /// - Returns: The report.
     public static func conformances(_ images: [Image], protocolName: String?, typeName: String?) -> Report {
         var rows: [(type: String, protocolName: String, image: String, record: ConformanceRecord)] = []
-        for image in images {
-            for record in image.conformances {
-                let type = record.typeDescriptor?.qualifiedName ?? "<objc>"
-                let protocolQualified = record.protocolDescriptor?.qualifiedName ?? "<unknown>"
-                if let protocolName, !matches(protocolQualified, protocolName) { continue }
-                if let typeName, !matches(type, typeName) { continue }
-                rows.append((type, protocolQualified, image.path, record))
+        func add(_ record: ConformanceRecord, protocolQualified: String) {
+            let type = record.typeDescriptor?.qualifiedName ?? "<objc>"
+            if let typeName, !matches(type, typeName) { return }
+            rows.append((type, protocolQualified, record.image.path, record))
+        }
+        if let protocolName {
+            // Only the named protocols' records: their names are printed, not every record's.
+            let selected = Set(images)
+            var seen = Set<ProtocolDescriptor>()
+            for image in Image.all {
+                for descriptor in image.protocols where seen.insert(descriptor).inserted {
+                    let protocolQualified = descriptor.qualifiedName
+                    guard matches(protocolQualified, protocolName) else { continue }
+                    for record in descriptor.conformanceRecords() where selected.contains(record.image) {
+                        add(record, protocolQualified: protocolQualified)
+                    }
+                }
+            }
+        } else {
+            for image in images {
+                for record in image.conformances {
+                    add(record, protocolQualified: record.protocolDescriptor?.qualifiedName ?? "<unknown>")
+                }
             }
         }
         let lines = table(

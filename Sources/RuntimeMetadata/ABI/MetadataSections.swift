@@ -190,10 +190,12 @@ struct ImageSections: Sendable {
     ///   - body: Receives each matching descriptor, in section order.
     func forEachConformanceDescriptor(ofTypes typeDescriptors: Set<UInt>, _ body: (UnsafeRawPointer) -> Void) {
         guard let base = unsafe protocolConformances.baseAddress else { return }
+        // A type and its superclasses are a handful: comparing with each costs less than hashing.
+        let wanted = Array(typeDescriptors)
         for index in 0..<(unsafe protocolConformances.count / 4) {
             guard let descriptor = unsafe (base + index * 4).relativeDirectPointer(at: 0),
                 let type = unsafe ProtocolConformanceDescriptorLayout(descriptor).typeDescriptor,
-                typeDescriptors.contains(UInt(bitPattern: type))
+                wanted.contains(UInt(bitPattern: type))
             else { continue }
             unsafe body(descriptor)
         }

@@ -136,6 +136,23 @@ struct ConcurrentTable<Entry: CacheEntry>: Sendable {
         unsafe root = cmd_tableRootAllocate()
     }
 
+    /// A new table with a root of its own, filled with entries before any reader sees it: one
+    /// generation sized for them, no lock taken. Later inserts grow it as usual.
+    /// - Parameter entries: The entries, each with a different key.
+    init(filledWith entries: [Entry]) {
+        unsafe root = cmd_tableRootAllocate()
+        guard !entries.isEmpty else { return }
+        var capacity = 16
+        while capacity * 3 < entries.count * 4 { capacity *= 2 }
+        let slots = unsafe Self.generation(capacity: capacity, copying: nil)
+        for entry in entries {
+            let retained = unsafe Unmanaged.passRetained(entry)
+            unsafe Self.store(UInt(bitPattern: retained.toOpaque()), hash: entry.tableKey.cacheHash, in: slots)
+        }
+        unsafe cmd_tableSetCount(slots, UInt(entries.count))
+        unsafe cmd_tablePublish(root, slots)
+    }
+
     /// Looks up a key without locking, allocating or reference counting.
     /// - Parameter key: The key.
     /// - Returns: The entry, or `nil`.

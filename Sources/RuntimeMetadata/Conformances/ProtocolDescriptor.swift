@@ -48,7 +48,7 @@ public struct ProtocolDescriptor: Hashable, Sendable, CustomStringConvertible {
     public init(named name: String) throws(RuntimeMetadataError) {
         if Self.markerProtocolNames.contains(name) { throw .markerProtocol(name: name) }
         let index = TypeNameIndex.shared
-        guard let reference = index.protocols[name] ?? index.protocols[TypeNameIndex.key(name)] else {
+        guard let reference = index.protocolReference(named: TypeNameIndex.key(name)) else {
             throw .unresolvableName(name: name, part: name, reason: "no loaded image defines a protocol with this name")
         }
         self.init(reference)

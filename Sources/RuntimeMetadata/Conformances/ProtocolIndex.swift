@@ -34,8 +34,9 @@ final class ProtocolIndex: CacheEntry {
     let tableKey: IdentityPair
     /// The records, in image order.
     let records: [ConformanceRecord]
-    /// The records by conforming type descriptor; records of Objective-C classes are not in it.
-    private let byType = ConcurrentTable<RecordsOfType>()
+    /// The records by conforming type descriptor, built on the first conformance question;
+    /// records of Objective-C classes are not in it.
+    private let byType = LazyValue<RecordsByTypeBox>()
 
     /// The index of a protocol in the first `imageCount` images, built on first use.
     /// - Parameters:
@@ -65,15 +66,17 @@ final class ProtocolIndex: CacheEntry {
             }
         }
         self.records = records
-        var grouped: [UInt: [ConformanceRecordReference]] = [:]
-        var order: [UInt] = []
-        for record in records {
-            guard let descriptor = record.reference.typeDescriptor?.identity else { continue }
-            if grouped[descriptor] == nil { order.append(descriptor) }
-            grouped[descriptor, default: []].append(record.reference)
-        }
-        for descriptor in order {
-            _ = byType.insert(RecordsOfType(descriptor: descriptor, records: grouped[descriptor] ?? []))
+    }
+
+    /// The records by type descriptor, filed on first use.
+    private var recordsByType: ConcurrentTable<RecordsOfType> {
+        byType.value {
+            var grouped: [UInt: [ConformanceRecordReference]] = [:]
+            for record in records {
+                guard let descriptor = record.reference.typeDescriptor?.identity else { continue }
+                grouped[descriptor, default: []].append(record.reference)
+            }
+            return ConcurrentTable(filledWith: grouped.map { RecordsOfType(descriptor: $0.key, records: $0.value) })
         }
     }
 
@@ -81,9 +84,15 @@ final class ProtocolIndex: CacheEntry {
     /// - Parameter descriptor: The type descriptor.
     /// - Returns: The records, or `nil` when there are none.
     func records(of descriptor: DescriptorReference) -> ImmortalReference<RecordsOfType>? {
-        byType.entry(for: descriptor.identity)
+        recordsByType.entry(for: descriptor.identity)
     }
 
     /// The number of records indexed by type, and the bytes of the index's slots.
-    var footprint: (entries: Int, slotBytes: Int) { byType.footprint }
+    var footprint: (entries: Int, slotBytes: Int) { recordsByType.footprint }
+}
+
+/// The boxed table of one protocol's records by type.
+final class RecordsByTypeBox: LazyBox {
+    let value: ConcurrentTable<RecordsOfType>
+    init(_ value: ConcurrentTable<RecordsOfType>) { self.value = value }
 }

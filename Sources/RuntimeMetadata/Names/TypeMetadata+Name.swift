@@ -147,7 +147,7 @@ extension TypeMetadata {
                 // Generic arguments that hold functions: check them, and the type without them.
                 pending += next.children.filter { if case .value = $0 { false } else { true } }
                 let key = TypeNameIndex.key(components.map(\.name))
-                guard TypeNameIndex.shared.types[key]?.first != nil else {
+                guard TypeNameIndex.shared.types(named: key).first != nil else {
                     throw .unresolvableName(
                         name: text,
                         part: key,
@@ -268,7 +268,7 @@ extension TypeMetadata {
             if arguments.isEmpty {
                 if key == "Any" { return MetadataReference(Any.self) }
                 if key == "AnyObject" || key == "Swift.AnyObject" { return MetadataReference(AnyObject.self) }
-                if let protocolReference = index.protocols[key] {
+                if let protocolReference = index.protocolReference(named: key) {
                     guard
                         let existential = MetadataReference.existential(
                             protocols: [protocolReference],
@@ -279,7 +279,7 @@ extension TypeMetadata {
                     return existential
                 }
             }
-            guard let descriptor = index.types[key]?.first else {
+            guard let descriptor = index.types(named: key).first else {
                 throw fail(key, "no loaded image declares a type with this name")
             }
             var values: [MetadataReference.GenericArgumentValue] = []

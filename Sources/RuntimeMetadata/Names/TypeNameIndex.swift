@@ -1,20 +1,61 @@
 // TypeNameIndex.swift
 //
-// An index of the loaded images' type and protocol descriptors by the qualified name the
-// runtime prints for them, built on first use and rebuilt when an image is loaded.
+// The loaded images' type and protocol descriptors, indexed by what a descriptor already stores:
+// the hash of its simple name's bytes (its `Name` C string). Building an index is one pass over
+// the descriptors that hashes those bytes; no qualified name is printed. A query hashes the last
+// component of the name it is given, and only the candidates under that hash have their
+// qualified names printed and compared. The two indexes (types, protocols) are built on first
+// use, each in one of the package's concurrent tables, and again after an image is loaded.
 
-import Synchronization
+/// FNV-1a over bytes: the simple-name hash the index and its queries share.
+enum NameHash {
+    /// The hash of a sequence of bytes.
+    /// - Parameter bytes: The bytes.
+    /// - Returns: The hash.
+    static func of<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt {
+        var hash: UInt = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
 
-/// The descriptors of the loaded images, by runtime-style qualified name.
+    /// The hash of the last component of a qualified name (`Module.Outer.Inner` → `Inner`).
+    /// - Parameter name: The name.
+    /// - Returns: The hash.
+    static func ofLastComponent(_ name: String) -> UInt {
+        let utf8 = name.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")) else { return of(utf8) }
+        return of(utf8[utf8.index(after: dot)...])
+    }
+}
+
+/// The descriptors whose simple names share one hash.
+final class NamedDescriptors: CacheEntry {
+    let tableKey: UInt
+    let descriptors: [DescriptorReference]
+
+    init(hash: UInt, descriptors: [DescriptorReference]) {
+        tableKey = hash
+        self.descriptors = descriptors
+    }
+}
+
+/// The boxed table of one index.
+final class NameTableBox: LazyBox {
+    let value: ConcurrentTable<NamedDescriptors>
+    init(_ value: ConcurrentTable<NamedDescriptors>) { self.value = value }
+}
+
+/// The descriptors of the loaded images, by simple name.
 final class TypeNameIndex: CacheEntry {
-    /// Type descriptors by name (generic arguments stripped).
-    let types: [String: [DescriptorReference]]
-    /// Protocol descriptors by name.
-    let protocols: [String: ProtocolReference]
     /// The number of images indexed.
     let imageCount: Int
     /// The table key: the image count.
     var tableKey: UInt { UInt(imageCount) }
+
+    private let typeTable = LazyValue<NameTableBox>()
+    private let protocolTable = LazyValue<NameTableBox>()
 
     /// The indexes built so far, by the number of images they cover. Images are only ever
     /// added (the runtime cannot unload Swift images), so the count identifies the set.
@@ -50,23 +91,54 @@ final class TypeNameIndex: CacheEntry {
 
     /// The index of the currently loaded images, rebuilt after an image was loaded.
     static var shared: TypeNameIndex {
-        let images = LoadedImages.count
+        let images = ImageGeneration.refreshedCount
         return indexes.entry(for: UInt(images)) { TypeNameIndex(imageCount: images) }.object
     }
 
     private init(imageCount: Int) {
         self.imageCount = imageCount
-        var types: [String: [DescriptorReference]] = [:]
-        for descriptor in LoadedImages.typeDescriptors {
-            types[descriptor.qualifiedName, default: []].append(descriptor)
-        }
-        var protocols: [String: ProtocolReference] = [:]
-        for protocolReference in LoadedImages.protocolDescriptors {
-            let key = protocolReference.qualifiedName
-            if protocols[key] == nil { protocols[key] = protocolReference }
-        }
-        self.types = types
-        self.protocols = protocols
     }
 
+    /// The type descriptors with a qualified name, generic arguments left out.
+    /// - Parameter key: The name, as ``key(_:)-(String)`` made it.
+    /// - Returns: The descriptors, in image order.
+    func types(named key: String) -> [DescriptorReference] {
+        let table = typeTable.value {
+            Self.table(ImageGeneration.index.images.prefix(imageCount).flatMap(\.typeDescriptorReferences))
+        }
+        return Self.candidates(in: table, named: key)
+    }
+
+    /// The first protocol descriptor with a qualified name.
+    /// - Parameter key: The name, as ``key(_:)-(String)`` made it.
+    /// - Returns: The descriptor, or `nil`.
+    func protocolReference(named key: String) -> ProtocolReference? {
+        let table = protocolTable.value {
+            Self.table(
+                ImageGeneration.index.images.prefix(imageCount).flatMap { $0.protocolReferences.map(\.descriptor) }
+            )
+        }
+        return Self.candidates(in: table, named: key).first.map(ProtocolReference.init)
+    }
+
+    /// The descriptors under a name's hash whose qualified names are the name.
+    private static func candidates(in table: ConcurrentTable<NamedDescriptors>, named key: String)
+        -> [DescriptorReference]
+    {
+        guard let bucket = table.entry(for: NameHash.ofLastComponent(key)) else { return [] }
+        return bucket.withObject { $0.descriptors }.filter { $0.qualifiedName == key }
+    }
+
+    /// One pass over descriptors: each filed under the hash of its simple name (an imported C
+    /// type's under its ABI name, which its qualified name uses).
+    private static func table(_ descriptors: [DescriptorReference]) -> ConcurrentTable<NamedDescriptors> {
+        var grouped: [UInt: [DescriptorReference]] = [:]
+        for descriptor in descriptors {
+            let hash =
+                descriptor.hasImportInfo
+                ? NameHash.ofLastComponent(descriptor.qualifiedName) : NameHash.of(descriptor.nameBytes)
+            grouped[hash, default: []].append(descriptor)
+        }
+        return ConcurrentTable(filledWith: grouped.map { NamedDescriptors(hash: $0.key, descriptors: $0.value) })
+    }
 }

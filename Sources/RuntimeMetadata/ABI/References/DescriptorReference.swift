@@ -251,6 +251,12 @@ struct ProtocolReference: Hashable, Sendable {
     /// The context descriptor handle.
     var descriptor: DescriptorReference { unsafe DescriptorReference(address) }
 
+    /// The protocol whose context descriptor this is; the caller has checked its kind.
+    /// - Parameter descriptor: A protocol's context descriptor.
+    init(_ descriptor: DescriptorReference) {
+        unsafe self.address = descriptor.address
+    }
+
     /// The protocol's qualified name, parents included (`Swift.Hashable`).
     var qualifiedName: String { descriptor.qualifiedName }
 

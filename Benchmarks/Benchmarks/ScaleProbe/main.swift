@@ -1,0 +1,120 @@
+// ScaleProbe: one measurement of RuntimeMetadata or of the runtime at an app's size, in a fresh
+// process. Benchmarks/Scripts/scale.py generates the fixture libraries (N types, 5 protocols,
+// each type conforming to 4 of them), runs this probe once per (question, side), and draws the
+// chart.
+//
+// Usage: ScaleProbe <libScaleN.so> <question> <library|runtime>
+//
+// The fixture is opened with dlopen, as a linked library would be at launch, and exports C entry
+// points: its types (`scale_type`), the runtime's own casts (`scale_conforms`: `type is any Pk.Type`)
+// and the first failing cast (`scale_firstMiss`). The probe prints one line: the question's
+// time in nanoseconds, then a count that both sides must agree on.
+
+import Foundation
+import RuntimeMetadata
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+typealias CountFunction = @convention(c) () -> Int
+typealias TypeFunction = @convention(c) (Int) -> UnsafeRawPointer
+typealias ConformsFunction = @convention(c) (Int, Int) -> Bool
+typealias MissFunction = @convention(c) () -> Bool
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4 else {
+    FileHandle.standardError.write(Data("usage: ScaleProbe <library> <question> <library|runtime>\n".utf8))
+    exit(2)
+}
+let (path, question, side) = (arguments[1], arguments[2], arguments[3])
+guard let handle = dlopen(path, RTLD_NOW) else {
+    FileHandle.standardError.write(Data("cannot load \(path): \(String(cString: dlerror()))\n".utf8))
+    exit(1)
+}
+func symbol<T>(_ name: String, as type: T.Type) -> T {
+    guard let address = dlsym(handle, name) else { fatalError("missing \(name)") }
+    return unsafeBitCast(address, to: type)
+}
+let typeCount = symbol("scale_typeCount", as: CountFunction.self)()
+let typeAt = symbol("scale_type", as: TypeFunction.self)
+let runtimeConforms = symbol("scale_conforms", as: ConformsFunction.self)
+let runtimeFirstMiss = symbol("scale_firstMiss", as: MissFunction.self)
+let module = path.split(separator: "/").last.map { String($0.dropFirst(3).dropLast(3)) } ?? ""
+let types: [Any.Type] = (0..<typeCount).map { unsafeBitCast(typeAt($0), to: Any.Type.self) }
+let protocolCount = 5
+
+func time(_ body: () -> Int) -> (Int, Int) {
+    let start = ContinuousClock.now
+    let count = body()
+    let elapsed = ContinuousClock.now - start
+    return (
+        Int(elapsed.components.seconds) * 1_000_000_000 + Int(elapsed.components.attoseconds / 1_000_000_000), count
+    )
+}
+
+func protocols() -> [ProtocolDescriptor] {
+    (0..<protocolCount).map { index in
+        guard let descriptor = try? ProtocolDescriptor(named: "\(module).P\(index)") else {
+            fatalError("no protocol \(module).P\(index)")
+        }
+        return descriptor
+    }
+}
+
+/// Every (type, protocol) pair, protocols alternating.
+func libraryPass(_ descriptors: [ProtocolDescriptor]) -> Int {
+    var count = 0
+    for type in types {
+        for descriptor in descriptors where descriptor.isConformed(by: type) { count += 1 }
+    }
+    return count
+}
+
+func runtimePass() -> Int {
+    var count = 0
+    for index in 0..<typeCount {
+        for protocolIndex in 0..<protocolCount where runtimeConforms(index, protocolIndex) { count += 1 }
+    }
+    return count
+}
+
+let result: (Int, Int)
+switch (question, side) {
+case ("first", "library"):
+    let descriptors = protocols()
+    result = time { libraryPass(descriptors) }
+case ("first", "runtime"):
+    result = time { runtimePass() }
+case ("warm", "library"):
+    let descriptors = protocols()
+    _ = libraryPass(descriptors)
+    let (elapsed, count) = time { libraryPass(descriptors) }
+    result = (elapsed / (typeCount * protocolCount), count)
+case ("warm", "runtime"):
+    _ = runtimePass()
+    let (elapsed, count) = time { runtimePass() }
+    result = (elapsed / (typeCount * protocolCount), count)
+case ("protocolByName", "library"):
+    result = time { (try? ProtocolDescriptor(named: "\(module).P0")) == nil ? 0 : 1 }
+case ("records", "library"):
+    let descriptor = ProtocolDescriptor.protocolDescriptor(named: "\(module).P0")
+    result = time { descriptor?.conformanceRecords().count ?? -1 }
+case ("typeConformances", "library"):
+    let type = TypeMetadata(types[typeCount / 2])
+    result = time { type.conformances.count }
+case ("firstMiss", "runtime"), ("protocolByName", "runtime"), ("records", "runtime"), ("typeConformances", "runtime"),
+    ("bare", "runtime"):
+    result = time { runtimeFirstMiss() ? 1 : 0 }
+default:
+    FileHandle.standardError.write(Data("unknown question \(question) \(side)\n".utf8))
+    exit(2)
+}
+print(result.0, result.1)
+
+extension ProtocolDescriptor {
+    /// The protocol of a name, found outside the timed region for the records question.
+    static func protocolDescriptor(named name: String) -> ProtocolDescriptor? {
+        try? ProtocolDescriptor(named: name)
+    }
+}
