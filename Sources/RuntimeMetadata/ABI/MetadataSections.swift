@@ -186,12 +186,11 @@ struct ImageSections: Sendable {
     /// one pass over the section that compares each record's type descriptor address (direct
     /// or through its indirect slot), resolving nothing else.
     /// - Parameters:
-    ///   - typeDescriptors: The descriptors' addresses.
+    ///   - wanted: The descriptors' addresses.
     ///   - body: Receives each matching descriptor, in section order.
-    func forEachConformanceDescriptor(ofTypes typeDescriptors: Set<UInt>, _ body: (UnsafeRawPointer) -> Void) {
+    func forEachConformanceDescriptor(ofTypes wanted: [UInt], _ body: (UnsafeRawPointer) -> Void) {
         guard let base = unsafe protocolConformances.baseAddress else { return }
         // A type and its superclasses are a handful: comparing with each costs less than hashing.
-        let wanted = Array(typeDescriptors)
         for index in 0..<(unsafe protocolConformances.count / 4) {
             guard let descriptor = unsafe (base + index * 4).relativeDirectPointer(at: 0),
                 let type = unsafe ProtocolConformanceDescriptorLayout(descriptor).typeDescriptor,
@@ -283,10 +282,10 @@ enum LoadedImages {
         ///   - typeDescriptors: The conforming types' descriptors.
         ///   - body: Receives each descriptor, in section order.
         func forEachConformance(
-            ofTypes typeDescriptors: Set<DescriptorReference>,
+            ofTypes typeDescriptors: [DescriptorReference],
             _ body: (ConformanceRecordReference) -> Void
         ) {
-            let identities = Set(typeDescriptors.map { UInt(bitPattern: unsafe $0.address) })
+            let identities = typeDescriptors.map(\.identity)
             unsafe sections.forEachConformanceDescriptor(ofTypes: identities) {
                 unsafe body(ConformanceRecordReference($0))
             }

@@ -294,3 +294,36 @@ enum TableWriteLocks {
         stripes[Int(truncatingIfNeeded: root.cacheHash >> 40) & 15].mutex.withLock { _ in body() }
     }
 }
+
+/// Groups values by an integer key, in first-seen order of the keys.
+///
+/// The indexes group descriptors and records this way rather than with a `Dictionary` or a
+/// sort: instantiating a dictionary type, or the ranges a stable sort keeps, makes the runtime
+/// check a `Hashable` or `Comparable` conformance, with a scan of every conformance record the
+/// first time in a process, which is the very scan an index saves.
+/// - Parameter items: The keys and values.
+/// - Returns: Each key once, with its values in order.
+func groupedByKey<Value>(_ items: [(key: UInt, value: Value)]) -> [(key: UInt, values: [Value])] {
+    var capacity = 16
+    while capacity < items.count * 2 { capacity *= 2 }
+    // Open addressing over group positions: `slots[i]` is 0 or a group's position plus one.
+    var slots = [Int](repeating: 0, count: capacity)
+    var groups: [(key: UInt, values: [Value])] = []
+    for item in items {
+        var index = Int(truncatingIfNeeded: item.key.cacheHash) & (capacity - 1)
+        while true {
+            let slot = slots[index]
+            if slot == 0 {
+                slots[index] = groups.count + 1
+                groups.append((item.key, [item.value]))
+                break
+            }
+            if groups[slot - 1].key == item.key {
+                groups[slot - 1].values.append(item.value)
+                break
+            }
+            index = (index + 1) & (capacity - 1)
+        }
+    }
+    return groups
+}

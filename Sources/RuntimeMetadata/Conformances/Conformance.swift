@@ -285,26 +285,32 @@ extension TypeMetadata {
     }
 
     /// Finds a type's conformances by one scan for its records and its superclasses'.
+    ///
+    /// Arrays, not sets or dictionaries of the package's own handle types: instantiating such a
+    /// collection makes the runtime check the key's `Hashable` conformance with the very scan of
+    /// every record that this function avoids.
     private static func findConformances(of metadata: MetadataReference, imageCount: Int) -> [ProtocolDescriptor] {
-        var descriptors = Set<DescriptorReference>()
+        var descriptors: [DescriptorReference] = []
         var current: MetadataReference? = metadata
         while let type = current, descriptors.count < 10_000 {
-            if let descriptor = type.typeDescriptor { descriptors.insert(descriptor) }
+            if let descriptor = type.typeDescriptor { descriptors.append(descriptor) }
             current = type.superclass
         }
-        var found: [ProtocolReference: [DescriptorReference: [ConformanceRecordReference]]] = [:]
+        var found: [ConformanceRecordReference] = []
         var visited = 0
         LoadedImages.forEachImage { sections in
             guard visited < imageCount else { return }
             visited += 1
-            sections.forEachConformance(ofTypes: descriptors) { record in
-                guard let protocolReference = record.protocolReference, let type = record.typeDescriptor else { return }
-                found[protocolReference, default: [:]][type, default: []].append(record)
+            sections.forEachConformance(ofTypes: descriptors) { found.append($0) }
+        }
+        var protocols: [ProtocolReference] = []
+        for record in found {
+            if let protocolReference = record.protocolReference, !protocols.contains(protocolReference) {
+                protocols.append(protocolReference)
             }
         }
         var result: [ProtocolDescriptor] = []
-        for (protocolReference, records) in found {
-            let descriptor = ProtocolDescriptor(protocolReference)
+        for protocolReference in protocols {
             let key = IdentityPair(first: metadata.identity, second: protocolReference.identity)
             let entry = conformanceAnswers.entry(for: key) { ConformanceAnswer(key) }
             let table: WitnessTableReference?
@@ -312,7 +318,9 @@ extension TypeMetadata {
             case .conforms(let known): table = known
             case .doesNotConform: table = nil
             case .unknown:
-                let decision = protocolReference.decideConformance(of: metadata) { records[$0] }
+                let decision = protocolReference.decideConformance(of: metadata) { descriptor in
+                    found.filter { $0.protocolReference == protocolReference && $0.typeDescriptor == descriptor }
+                }
                 table = ProtocolDescriptor.publish(
                     decision,
                     for: metadata,
@@ -321,7 +329,7 @@ extension TypeMetadata {
                     imageCount: imageCount
                 )
             }
-            if table != nil { result.append(descriptor) }
+            if table != nil { result.append(ProtocolDescriptor(protocolReference)) }
         }
         return result.sorted { $0.qualifiedName < $1.qualifiedName }
     }

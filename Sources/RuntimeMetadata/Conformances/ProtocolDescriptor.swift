@@ -23,9 +23,11 @@ public struct ProtocolDescriptor: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The marker protocols of the standard library, which have no runtime records.
-    public static let markerProtocolNames: Set<String> = [
-        "Swift.Sendable", "Swift.Copyable", "Swift.Escapable", "Swift.BitwiseCopyable", "Swift.SendableMetatype",
-    ]
+    public static var markerProtocolNames: Set<String> { Set(markerProtocolNameList) }
+
+    private static var markerProtocolNameList: [String] {
+        ["Swift.Sendable", "Swift.Copyable", "Swift.Escapable", "Swift.BitwiseCopyable", "Swift.SendableMetatype"]
+    }
 
     /// The protocol of an existential type, such as `(any Hashable).self`.
     /// - Parameter existential: The existential type of exactly one protocol.
@@ -46,7 +48,9 @@ public struct ProtocolDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``RuntimeMetadataError/markerProtocol(name:)`` for marker protocols,
     ///   ``RuntimeMetadataError/unresolvableName(name:part:reason:)`` when no loaded image defines it.
     public init(named name: String) throws(RuntimeMetadataError) {
-        if Self.markerProtocolNames.contains(name) { throw .markerProtocol(name: name) }
+        // An array, not the public set: instantiating a set type would make the runtime scan
+        // every record for `String: Hashable` when nothing in the process has asked yet.
+        if Self.markerProtocolNameList.contains(name) { throw .markerProtocol(name: name) }
         let index = TypeNameIndex.shared
         guard let reference = index.protocolReference(named: TypeNameIndex.key(name)) else {
             throw .unresolvableName(name: name, part: name, reason: "no loaded image defines a protocol with this name")

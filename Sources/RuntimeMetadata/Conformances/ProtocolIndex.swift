@@ -71,12 +71,11 @@ final class ProtocolIndex: CacheEntry {
     /// The records by type descriptor, filed on first use.
     private var recordsByType: ConcurrentTable<RecordsOfType> {
         byType.value {
-            var grouped: [UInt: [ConformanceRecordReference]] = [:]
-            for record in records {
-                guard let descriptor = record.reference.typeDescriptor?.identity else { continue }
-                grouped[descriptor, default: []].append(record.reference)
+            let filed: [(key: UInt, value: ConformanceRecordReference)] = records.compactMap { record in
+                record.reference.typeDescriptor.map { ($0.identity, record.reference) }
             }
-            return ConcurrentTable(filledWith: grouped.map { RecordsOfType(descriptor: $0.key, records: $0.value) })
+            let entries = groupedByKey(filed).map { RecordsOfType(descriptor: $0.key, records: $0.values) }
+            return ConcurrentTable(filledWith: entries)
         }
     }
 

@@ -75,8 +75,10 @@ final class TypeNameIndex: CacheEntry {
     /// - Parameter name: The name.
     /// - Returns: The key.
     static func key(_ name: String) -> String {
+        // Most names have no parenthesis; looking for one byte is cheaper than searching for
+        // the prefix, whose generic search also makes the runtime's first cast.
+        guard name.utf8.contains(UInt8(ascii: "(")) else { return name }
         let prefix = "(unknown context at "
-        guard name.contains(prefix) else { return name }
         var result = ""
         var rest = Substring(name)
         while let start = rest.firstRange(of: prefix) {
@@ -131,14 +133,15 @@ final class TypeNameIndex: CacheEntry {
 
     /// One pass over descriptors: each filed under the hash of its simple name (an imported C
     /// type's under its ABI name, which its qualified name uses).
+    ///
     private static func table(_ descriptors: [DescriptorReference]) -> ConcurrentTable<NamedDescriptors> {
-        var grouped: [UInt: [DescriptorReference]] = [:]
-        for descriptor in descriptors {
+        let filed: [(key: UInt, value: DescriptorReference)] = descriptors.map { descriptor in
             let hash =
                 descriptor.hasImportInfo
                 ? NameHash.ofLastComponent(descriptor.qualifiedName) : NameHash.of(descriptor.nameBytes)
-            grouped[hash, default: []].append(descriptor)
+            return (hash, descriptor)
         }
-        return ConcurrentTable(filledWith: grouped.map { NamedDescriptors(hash: $0.key, descriptors: $0.value) })
+        let entries = groupedByKey(filed).map { NamedDescriptors(hash: $0.key, descriptors: $0.values) }
+        return ConcurrentTable(filledWith: entries)
     }
 }

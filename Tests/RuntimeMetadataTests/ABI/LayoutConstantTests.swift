@@ -33,6 +33,14 @@ extension LayoutConstantTests {
             ProtocolConformanceDescriptorLayout.protocolOffset
                 == MemoryLayout<ProtocolConformanceDescriptorLayout.Fields>.offset(of: \.protocol)
         )
+        #expect(
+            ProtocolConformanceDescriptorLayout.typeReferenceOffset
+                == MemoryLayout<ProtocolConformanceDescriptorLayout.Fields>.offset(of: \.typeRef)
+        )
+        #expect(
+            ProtocolConformanceDescriptorLayout.flagsOffset
+                == MemoryLayout<ProtocolConformanceDescriptorLayout.Fields>.offset(of: \.flags)
+        )
     }
 }
 

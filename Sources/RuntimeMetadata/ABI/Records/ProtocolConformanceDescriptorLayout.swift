@@ -45,9 +45,13 @@ struct ProtocolConformanceDescriptorLayout: Sendable {
     /// The offset of `Protocol`, the first field, as a constant for the section scans (a test
     /// checks it against `MemoryLayout<Fields>.offset(of:)`, which is not folded to a constant).
     static var protocolOffset: Int { 0 }
+    /// The offset of `TypeRef`, as a constant for the section scans.
+    static var typeReferenceOffset: Int { 4 }
+    /// The offset of `Flags`, as a constant for the section scans.
+    static var flagsOffset: Int { 12 }
 
     /// `Flags`.
-    var flags: UInt32 { unsafe address.read(at: MemoryLayout<Fields>.offset(of: \.flags)!) }
+    var flags: UInt32 { unsafe address.read(at: Self.flagsOffset) }
 
     /// `Protocol`.
     var protocolDescriptor: UnsafeRawPointer? {
@@ -59,7 +63,7 @@ struct ProtocolConformanceDescriptorLayout: Sendable {
 
     /// The conforming type's context descriptor, for the two Swift type reference kinds.
     var typeDescriptor: UnsafeRawPointer? {
-        let offset = MemoryLayout<Fields>.offset(of: \.typeRef)!
+        let offset = unsafe Self.typeReferenceOffset
         switch unsafe typeReferenceKind {
         case 0: return unsafe address.relativeDirectPointer(at: offset)
         case 1: return unsafe address.relativeDirectPointer(at: offset)?.pointer(at: 0)
