@@ -15,6 +15,8 @@ Benchmarks/.scale/ and runs Benchmarks' ScaleProbe, each (question, side) in a f
                     (which scans every record once);
 - records:          one protocol's records (`conformanceRecords()`), first, against the same;
 - typeConformances: one type's conformances, first, against the same;
+- agree:            every pair decided by the library, then by the runtime's cast: any
+                    disagreement fails the script (the generated conformance matrix);
 - inspector:        `metadata-inspect conformances --protocol P0 --load libScaleN.so --json`, whole
                     process, against a bare process that loads the library and makes one failing cast.
 
@@ -163,6 +165,13 @@ def measure(size, tool, inspector, runs):
                 raise SystemExit(f"{question} at {size}: the library counted {samples[0][1]} conformances, "
                                  f"the runtime {baseline[0][1]}")
         row[question] = {"library": ours, "runtime": theirs, "ratio": theirs / max(ours, 1)}
+    pairs, disagreements = probe(tool, library, "agree", "library")
+    if disagreements:
+        raise SystemExit(f"at {size} types, the library and the runtime disagree on {disagreements} of {pairs} pairs")
+    row["agreement"] = {"pairs": pairs, "disagreements": disagreements}
+    words = subprocess.run([tool, library, "memory", "library"], check=True, capture_output=True,
+                           text=True).stdout.split()
+    row["memory"] = {words[index]: int(words[index + 1]) for index in range(0, len(words), 2)}
     return row
 
 
@@ -249,6 +258,12 @@ def main():
         with open(os.path.join(RESULTS, "scale.json"), "w") as handle:
             json.dump(results, handle, indent=2, sort_keys=True)
         chart(results, os.path.join(RESULTS, "scale.svg"))
+    print()
+    print("| types | bytes per cached answer | per indexed record | per type record |")
+    print("|---:|---:|---:|---:|")
+    for size in sizes:
+        memory = results[str(size)]["memory"]
+        print(f"| {size:,} | {memory['answer']} | {memory['indexedRecord']} | {memory['typeRecord']} |")
     if failures:
         print("\n".join(failures), file=sys.stderr)
         sys.exit(1)

@@ -95,6 +95,50 @@ case ("warm", "runtime"):
     _ = runtimePass()
     let (elapsed, count) = time { runtimePass() }
     result = (elapsed / (typeCount * protocolCount), count)
+case ("agree", "library"):
+    // The generated matrix: every (type, protocol) pair decided by the library first (from its
+    // index, in this fresh process), then asked of the runtime's own cast; prints the pairs
+    // compared and the disagreements.
+    let descriptors = protocols()
+    var answers: [Bool] = []
+    for type in types {
+        for descriptor in descriptors { answers.append(descriptor.isConformed(by: type)) }
+    }
+    var disagreements = 0
+    for index in 0..<typeCount {
+        for protocolIndex in 0..<protocolCount
+        where runtimeConforms(index, protocolIndex) != answers[index * protocolCount + protocolIndex] {
+            disagreements += 1
+            FileHandle.standardError.write(Data("disagree: \(types[index]) P\(protocolIndex)\n".utf8))
+        }
+    }
+    print(answers.count, disagreements)
+    exit(0)
+case ("memory", "library"):
+    // Bytes per cached answer, per indexed record and per type record: the growth of the
+    // process's anonymous memory over the step that creates them.
+    let descriptors = protocols()
+    let beforeIndexes = heapInUse()
+    let recordCount = descriptors.reduce(0) { $0 + $1.conformanceRecords().count }
+    _ = descriptors.map { $0.isConformed(by: Int.self) }  // files each protocol's records by type
+    let indexBytes = heapInUse() - beforeIndexes
+    let beforeAnswers = heapInUse()
+    _ = libraryPass(descriptors)
+    let answerBytes = heapInUse() - beforeAnswers
+    let beforeRecords = heapInUse()
+    let structs = types.reduce(0) { $0 + (TypeMetadata($1).kind == .struct ? 1 : 0) }
+    let recordBytes = heapInUse() - beforeRecords
+    print(
+        "answer",
+        answerBytes / (typeCount * protocolCount),
+        "indexedRecord",
+        indexBytes / max(recordCount, 1),
+        "typeRecord",
+        recordBytes / typeCount,
+        "structs",
+        structs
+    )
+    exit(0)
 case ("protocolByName", "library"):
     result = time { (try? ProtocolDescriptor(named: "\(module).P0")) == nil ? 0 : 1 }
 case ("records", "library"):
@@ -111,6 +155,16 @@ default:
     exit(2)
 }
 print(result.0, result.1)
+
+/// The process's anonymous resident memory in bytes (`RssAnon` of /proc/self/status): the heap
+/// and every other private allocation, in pages; measured over steps of megabytes.
+func heapInUse() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("RssAnon:") }),
+        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+    else { return 0 }
+    return kilobytes * 1024
+}
 
 extension ProtocolDescriptor {
     /// The protocol of a name, found outside the timed region for the records question.

@@ -14,14 +14,9 @@ private func pluginDirectory() -> URL {
 }
 
 /// Builds the plugin library once per process.
-private let pluginPath: Result<String, PluginBuildError> = {
-    let directory = pluginDirectory()
-    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    // The loaded library stays mapped after its file is gone; remove the directory at exit.
-    atexit { try? FileManager.default.removeItem(at: pluginDirectory()) }
-    let source = directory.appendingPathComponent("Plugin.swift")
-    let library = directory.appendingPathComponent("libRuntimeMetadataPlugin.so")
-    let code = """
+private let pluginPath: Result<String, PluginBuildError> = buildPlugin(
+    module: "RuntimeMetadataPlugin",
+    code: """
         /// A type only the plugin defines.
         public struct PluginWidget: Hashable {
             public var size: Int
@@ -36,12 +31,32 @@ private let pluginPath: Result<String, PluginBuildError> = {
             public var id: Int { self }
         }
         """
+)
+
+/// A second plugin, loaded while other threads ask first questions.
+private let racePluginPath: Result<String, PluginBuildError> = buildPlugin(
+    module: "RuntimeMetadataRacePlugin",
+    code: """
+        extension Int8: @retroactive Identifiable {
+            public var id: Int8 { self }
+        }
+        """
+)
+
+/// Compiles a plugin library.
+private func buildPlugin(module: String, code: String) -> Result<String, PluginBuildError> {
+    let directory = pluginDirectory()
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    // The loaded library stays mapped after its file is gone; remove the directory at exit.
+    atexit { try? FileManager.default.removeItem(at: pluginDirectory()) }
+    let source = directory.appendingPathComponent("\(module).swift")
+    let library = directory.appendingPathComponent("lib\(module).so")
     do {
         try code.write(to: source, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "swiftc", "-emit-library", "-module-name", "RuntimeMetadataPlugin", "-parse-as-library", source.path, "-o",
+            "swiftc", "-emit-library", "-module-name", module, "-parse-as-library", source.path, "-o",
             library.path,
         ]
         try process.run()
@@ -53,7 +68,7 @@ private let pluginPath: Result<String, PluginBuildError> = {
     } catch {
         return .failure(PluginBuildError(status: -1))
     }
-}()
+}
 
 /// The plugin did not compile.
 private struct PluginBuildError: Error {
@@ -96,6 +111,46 @@ struct PluginTests {
         #expect(image.protocols == [pluginProtocol])
         // Loading again is harmless.
         #expect(try Image.load(path) == image)
+    }
+
+    @Test("First questions raced from many threads, with an image loaded in the middle, agree with as?")
+    func racedFirstQuestionsAcrossALoad() async throws {
+        let path = try racePluginPath.get()
+        let identifiable = try ProtocolDescriptor((any Identifiable).self)
+        let protocols = try [
+            ProtocolDescriptor((any Hashable).self), ProtocolDescriptor((any Comparable).self),
+            ProtocolDescriptor((any Encodable).self), ProtocolDescriptor((any CustomStringConvertible).self),
+            identifiable,
+        ]
+        // Types no other test asks about first: generic instantiations made here.
+        let types: [Any.Type] = [
+            [Int8].self, [Int8: Int8].self, Set<Int8>.self, Int8?.self, [[Int8]].self, (Int8, Int8).self,
+            ClosedRange<Int8>.self, [Int8?].self, Result<Int8, Never>.self, Int8.self,
+        ]
+        let loaded = await withTaskGroup(of: Bool.self) { group in
+            for worker in 0..<6 {
+                group.addTask {
+                    for round in 0..<50 {
+                        for (index, type) in types.enumerated() where (index + worker + round).isMultiple(of: 2) {
+                            for descriptor in protocols { _ = descriptor.isConformed(by: type) }
+                        }
+                    }
+                    return true
+                }
+            }
+            group.addTask { (try? Image.load(path)) != nil }
+            return await group.allSatisfy { $0 }
+        }
+        #expect(loaded)
+        // After the load, every answer is the runtime's, the plugin's conformance included.
+        #expect(identifiable.isConformed(by: Int8.self) == (Int8.self is any Identifiable.Type))
+        #expect(identifiable.isConformed(by: Int8.self))
+        let hashable = protocols[0]
+        for type in types {
+            #expect(hashable.isConformed(by: type) == (type is any Hashable.Type), "\(type)")
+            #expect(protocols[2].isConformed(by: type) == (type is any Encodable.Type), "\(type)")
+            #expect(protocols[3].isConformed(by: type) == (type is any CustomStringConvertible.Type), "\(type)")
+        }
     }
 
     @Test("Files that are not Swift images are refused with an error")
