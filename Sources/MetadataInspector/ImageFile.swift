@@ -24,12 +24,13 @@ struct ImageFile {
             throw .missingFile(path: path)
         }
         if isDirectory.boolValue { throw .directory(path: path) }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Mapped, not read: a large library's check touches only its headers and metadata sections.
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
             throw .loadFailed(path: path, reason: "the file cannot be read")
         }
-        let reader = ByteReader(bytes: [UInt8](data), path: path)
+        let reader = ByteReader(bytes: data, path: path)
         // ELF identification: magic, 64-bit class, little-endian data.
-        guard reader.count >= 4, try reader.bytes(at: 0, count: 4) == [0x7F, 0x45, 0x4C, 0x46] else {
+        guard reader.count >= 4, try reader.bytes(at: 0, count: 4) == Data([0x7F, 0x45, 0x4C, 0x46]) else {
             throw .notELF(path: path)
         }
         guard try reader.byte(at: 4) == 2, try reader.byte(at: 5) == 1 else {
@@ -106,7 +107,8 @@ struct ImageFile {
 
 /// Bounds-checked little-endian reads over a file's bytes.
 private struct ByteReader {
-    let bytes: [UInt8]
+    /// The file, indexed from 0.
+    let bytes: Data
     let path: String
 
     var count: Int { bytes.count }
@@ -116,7 +118,7 @@ private struct ByteReader {
         return bytes[offset]
     }
 
-    func bytes(at offset: Int, count length: Int) throws(InspectorError) -> ArraySlice<UInt8> {
+    func bytes(at offset: Int, count length: Int) throws(InspectorError) -> Data {
         guard offset >= 0, length >= 0, offset <= bytes.count - length else {
             let (end, overflow) = offset.addingReportingOverflow(max(length, 0))
             throw .truncated(path: path, offset: overflow ? Int.max : end)

@@ -77,6 +77,12 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     private static func writeString(_ value: String, to output: inout String) {
         output += "\""
+        // Most strings (names, paths) need no escape: append them whole.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += value
+            output += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -12,6 +12,8 @@
 // slot's contents are written at load time and cannot be checked in the file. Objective-C
 // references have no place in an ELF image.
 
+import Foundation
+
 /// A file's loadable segments and bounds-checked reads at virtual addresses.
 struct LoadedImageLayout {
     /// A `PT_LOAD` segment: where it is mapped and which part of the file backs it.
@@ -25,7 +27,7 @@ struct LoadedImageLayout {
     }
 
     let segments: [Segment]
-    let bytes: [UInt8]
+    let bytes: Data
 
     /// Whether `count` bytes at `address` are mapped when the image is loaded.
     func isMapped(_ address: Int, count: Int) -> Bool {
