@@ -21,7 +21,7 @@ let package = Package(
         .executableTarget(
             name: "ScaleProbe",
             dependencies: [.product(name: "RuntimeMetadata", package: "RuntimeMetadata")],
-            path: "Benchmarks/ScaleProbe"
+            path: "Tools/ScaleProbe"
         ),
         .executableTarget(
             name: "ViewGraphBenchmarks",
