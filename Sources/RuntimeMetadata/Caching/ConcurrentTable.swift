@@ -160,6 +160,17 @@ struct ConcurrentTable<Entry: CacheEntry>: Sendable {
     @inline(__always)
     func entry(for key: Entry.Key) -> ImmortalReference<Entry>? {
         guard let slots = unsafe cmd_tableLoad(root) else { return nil }
+        return unsafe Self.probe(slots, for: key)
+    }
+
+    /// Probes one generation for a key: from the key's slot to the first empty one.
+    /// - Parameters:
+    ///   - slots: A generation.
+    ///   - key: The key.
+    /// - Returns: The entry, or `nil`.
+    @inlinable
+    @inline(__always)
+    static func probe(_ slots: UnsafeMutableRawPointer, for key: Entry.Key) -> ImmortalReference<Entry>? {
         var index = key.cacheHash
         while true {
             let word = unsafe cmd_slotLoad(slots, index)
@@ -193,16 +204,7 @@ struct ConcurrentTable<Entry: CacheEntry>: Sendable {
         let key = fresh.tableKey
         return TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
             var slots = unsafe cmd_tableLoad(root)
-            if let current = unsafe slots {
-                var index = key.cacheHash
-                while true {
-                    let word = unsafe cmd_slotLoad(current, index)
-                    guard let address = unsafe UnsafeRawPointer(bitPattern: word) else { break }
-                    let entry = unsafe ImmortalReference(unmanaged: Unmanaged<Entry>.fromOpaque(address))
-                    if entry.withObject({ $0.tableKey == key }) { return entry }
-                    index &+= 1
-                }
-            }
+            if let current = unsafe slots, let existing = unsafe Self.probe(current, for: key) { return existing }
             let count = unsafe slots.map { unsafe Int(cmd_tableCount($0)) } ?? 0
             let capacity = unsafe slots.map { unsafe Int(cmd_tableMask($0)) + 1 } ?? 0
             if (count + 1) * 4 > capacity * 3 {

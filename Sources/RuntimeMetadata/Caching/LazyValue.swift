@@ -159,12 +159,6 @@ final class ImagesBox: LazyBox {
     init(_ value: [Image]) { self.value = value }
 }
 
-/// Boxed conformance records.
-final class ConformanceRecordsBox: LazyBox {
-    let value: [ConformanceRecord]
-    init(_ value: [ConformanceRecord]) { self.value = value }
-}
-
 /// A boxed string.
 final class StringBox: LazyBox {
     let value: String

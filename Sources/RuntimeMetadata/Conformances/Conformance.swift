@@ -186,43 +186,44 @@ extension ProtocolDescriptor {
         for metadata: MetadataReference,
         key: IdentityPair
     ) -> (entry: ImmortalReference<ConformanceAnswer>, witnessTable: WitnessTableReference?) {
+        let imageCount = ImageGeneration.refreshedCount
+        return Self.answer(for: metadata, protocol: reference, key: key, imageCount: imageCount) {
+            ProtocolIndex.index(of: reference, imageCount: imageCount).withObject { index in
+                reference.decideConformance(of: metadata) { descriptor in index.records(of: descriptor)?.object.all }
+            }
+        }
+    }
+
+    /// The answer's entry for a pair, created if needed; an answer it holds for the images
+    /// loaded now, or else `decide`'s decision (the runtime's answer where the records do not
+    /// decide), published.
+    /// - Parameters:
+    ///   - metadata: The type.
+    ///   - protocolReference: The protocol.
+    ///   - key: The pair's key.
+    ///   - imageCount: The images the decision's records come from.
+    ///   - decide: Decides from the records.
+    /// - Returns: The entry, and the witness table when the type conforms.
+    static func answer(
+        for metadata: MetadataReference,
+        protocol protocolReference: ProtocolReference,
+        key: IdentityPair,
+        imageCount: Int,
+        decide: () -> ConformanceDecision
+    ) -> (entry: ImmortalReference<ConformanceAnswer>, witnessTable: WitnessTableReference?) {
         let entry = conformanceAnswers.entry(for: key) { ConformanceAnswer(key) }
-        let state = entry.withObject { $0.state.load(ordering: .acquiring) }
-        switch KnownAnswer(state) {
+        switch KnownAnswer(entry.withObject { $0.state.load(ordering: .acquiring) }) {
         case .conforms(let table): return (entry, table)
         case .doesNotConform: return (entry, nil)
         case .unknown: break
         }
-        let imageCount = ImageGeneration.refreshedCount
-        let index = ProtocolIndex.index(of: reference, imageCount: imageCount)
-        let decision = index.withObject { index in
-            reference.decideConformance(of: metadata) { descriptor in index.records(of: descriptor)?.object.all }
-        }
-        return (entry, Self.publish(decision, for: metadata, protocol: reference, in: entry, imageCount: imageCount))
-    }
-
-    /// Publishes a decision in an answer's entry, asking the runtime first when the records did not decide.
-    /// - Parameters:
-    ///   - decision: What the records say.
-    ///   - metadata: The type.
-    ///   - protocolReference: The protocol.
-    ///   - entry: The answer's entry.
-    ///   - imageCount: The images the records came from.
-    /// - Returns: The witness table, or `nil` when the type does not conform.
-    static func publish(
-        _ decision: ConformanceDecision,
-        for metadata: MetadataReference,
-        protocol protocolReference: ProtocolReference,
-        in entry: ImmortalReference<ConformanceAnswer>,
-        imageCount: Int
-    ) -> WitnessTableReference? {
         let table: WitnessTableReference?
-        switch decision {
+        switch decide() {
         case .conforms(let found): table = found
         case .doesNotConform: table = nil
         case .askRuntime: table = protocolReference.witnessTable(for: metadata)
         }
-        return entry.withObject { answer in
+        let published: WitnessTableReference? = entry.withObject { answer in
             guard let table else {
                 // A racing thread may have found the conformance after a newer image was loaded;
                 // a positive answer is never replaced.
@@ -240,6 +241,7 @@ extension ProtocolDescriptor {
             answer.state.store(table.identity, ordering: .releasing)
             return table
         }
+        return (entry, published)
     }
 
     /// The conformance records of this protocol in every loaded image, generic types included.
@@ -312,24 +314,17 @@ extension TypeMetadata {
         var result: [ProtocolDescriptor] = []
         for protocolReference in protocols {
             let key = IdentityPair(first: metadata.identity, second: protocolReference.identity)
-            let entry = conformanceAnswers.entry(for: key) { ConformanceAnswer(key) }
-            let table: WitnessTableReference?
-            switch KnownAnswer(entry.withObject { $0.state.load(ordering: .acquiring) }) {
-            case .conforms(let known): table = known
-            case .doesNotConform: table = nil
-            case .unknown:
-                let decision = protocolReference.decideConformance(of: metadata) { descriptor in
+            let answer = ProtocolDescriptor.answer(
+                for: metadata,
+                protocol: protocolReference,
+                key: key,
+                imageCount: imageCount
+            ) {
+                protocolReference.decideConformance(of: metadata) { descriptor in
                     found.filter { $0.protocolReference == protocolReference && $0.typeDescriptor == descriptor }
                 }
-                table = ProtocolDescriptor.publish(
-                    decision,
-                    for: metadata,
-                    protocol: protocolReference,
-                    in: entry,
-                    imageCount: imageCount
-                )
             }
-            if table != nil { result.append(ProtocolDescriptor(protocolReference)) }
+            if answer.witnessTable != nil { result.append(ProtocolDescriptor(protocolReference)) }
         }
         return result.sorted { $0.qualifiedName < $1.qualifiedName }
     }

@@ -1,10 +1,9 @@
 // ConformanceIndex.swift
 //
-// The images of one set of loaded images, and all their conformance records, listed on first
-// use. One protocol's records are in its ProtocolIndex; one type's are found by
+// The images of one set of loaded images, listed on first use. One protocol's records are in its ProtocolIndex; one type's are found by
 // `TypeMetadata.conformances`.
 
-/// The images and conformance records of a set of loaded images.
+/// The images of a set of loaded images.
 final class ConformanceIndex: CacheEntry {
     /// The images, in registration order.
     private let imageList = LazyValue<ImagesBox>()
@@ -12,8 +11,6 @@ final class ConformanceIndex: CacheEntry {
     let imageCount: Int
     /// The table key: the image count.
     var tableKey: UInt { UInt(imageCount) }
-
-    private let allRecords = LazyValue<ConformanceRecordsBox>()
 
     init(imageCount: Int) {
         self.imageCount = imageCount
@@ -23,10 +20,5 @@ final class ConformanceIndex: CacheEntry {
     /// the runtime's list, so its first `imageCount` entries are this generation's.
     var images: [Image] {
         imageList.value { Array(LoadedImages.images(Image.init).prefix(imageCount)) }
-    }
-
-    /// Every record, in image order.
-    var all: [ConformanceRecord] {
-        allRecords.value { images.flatMap { $0.conformances } }
     }
 }
