@@ -80,7 +80,8 @@ struct ImageFile {
                 )
             )
         }
-        let layout = LoadedImageLayout(segments: segments, bytes: reader.bytes)
+        let layout = LoadedImageLayout(segments: segments, fileSize: data.count)
+        let file = data.span
         for index in 0..<sectionCount where sectionNames[index].hasPrefix("swift5_") {
             let section = try header(index)
             guard layout.fileOffset(section.address, count: section.size) != nil else {
@@ -95,7 +96,8 @@ struct ImageFile {
                 section: sectionNames[index],
                 address: section.address,
                 size: section.size,
-                in: layout
+                in: layout,
+                file: file
             ) {
                 throw .corruptMetadata(path: path, section: sectionNames[index], record: record, reason: reason)
             }

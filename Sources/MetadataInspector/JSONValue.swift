@@ -5,7 +5,7 @@
 // does not promise.
 
 /// A JSON value with ordered object keys.
-public indirect enum JSONValue: Equatable, Sendable {
+public enum JSONValue: Equatable, Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -33,72 +33,124 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// - Parameter pretty: Whether to indent.
     /// - Returns: The JSON text.
     public func serialized(pretty: Bool = false) -> String {
-        var output = ""
+        // Written as UTF-8 bytes and decoded once: appending to a `String` piece by piece costs
+        // several times more on a listing of thousands of records.
+        var output: [UInt8] = []
+        output.reserveCapacity(size(pretty: pretty, depth: 0))
         write(to: &output, pretty: pretty, depth: 0)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout String, pretty: Bool, depth: Int) {
-        let newline = pretty ? "\n" + String(repeating: "  ", count: depth + 1) : ""
-        let closing = pretty ? "\n" + String(repeating: "  ", count: depth) : ""
+    /// A newline and the indentation of `depth` levels, built once for the common depths.
+    private static let indentations: [[UInt8]] = (0..<16).map { [0x0A] + Array(repeating: 0x20, count: 2 * $0) }
+
+    private static func indent(_ output: inout [UInt8], _ depth: Int) {
+        if depth < indentations.count {
+            output.append(contentsOf: indentations[depth])
+        } else {
+            output.append(0x0A)
+            output.append(contentsOf: repeatElement(0x20, count: 2 * depth))
+        }
+    }
+
+    /// The serialized size in bytes, when no string needs an escape (a capacity to reserve).
+    private func size(pretty: Bool, depth: Int) -> Int {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .int(let value): output += String(value)
+        case .null: return 4
+        case .bool(let value): return value ? 4 : 5
+        case .int: return 20
+        case .string(let value): return value.utf8.count + 2
+        case .array(let values):
+            var total = 2 + (pretty ? 1 + 2 * depth : 0)
+            for index in values.indices {
+                total += 1 + (pretty ? 1 + 2 * (depth + 1) : 0) + values[index].size(pretty: pretty, depth: depth + 1)
+            }
+            return total
+        case .object(let pairs):
+            var total = 2 + (pretty ? 1 + 2 * depth : 0)
+            for index in pairs.indices {
+                total += pairs[index].0.utf8.count + 4 + (pretty ? 2 + 2 * (depth + 1) : 0)
+                total += pairs[index].1.size(pretty: pretty, depth: depth + 1)
+            }
+            return total
+        }
+    }
+
+    private func write(to output: inout [UInt8], pretty: Bool, depth: Int) {
+        switch self {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): output.append(contentsOf: String(value).utf8)
         case .string(let value): Self.writeString(value, to: &output)
         case .array(let values):
             if values.isEmpty {
-                output += "[]"
+                output.append(contentsOf: "[]".utf8)
                 return
             }
-            output += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { output += "," }
-                output += newline
-                value.write(to: &output, pretty: pretty, depth: depth + 1)
+            output.append(UInt8(ascii: "["))
+            for index in values.indices {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                if pretty { Self.indent(&output, depth + 1) }
+                values[index].write(to: &output, pretty: pretty, depth: depth + 1)
             }
-            output += closing + "]"
+            if pretty { Self.indent(&output, depth) }
+            output.append(UInt8(ascii: "]"))
         case .object(let pairs):
             if pairs.isEmpty {
-                output += "{}"
+                output.append(contentsOf: "{}".utf8)
                 return
             }
-            output += "{"
-            for (index, (key, value)) in pairs.enumerated() {
-                if index > 0 { output += "," }
-                output += newline
-                Self.writeString(key, to: &output)
-                output += pretty ? ": " : ":"
-                value.write(to: &output, pretty: pretty, depth: depth + 1)
+            output.append(UInt8(ascii: "{"))
+            for index in pairs.indices {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                if pretty { Self.indent(&output, depth + 1) }
+                Self.writeString(pairs[index].0, to: &output)
+                output.append(UInt8(ascii: ":"))
+                if pretty { output.append(UInt8(ascii: " ")) }
+                pairs[index].1.write(to: &output, pretty: pretty, depth: depth + 1)
             }
-            output += closing + "}"
+            if pretty { Self.indent(&output, depth) }
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ value: String, to output: inout String) {
-        output += "\""
-        // Most strings (names, paths) need no escape: append them whole.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output += value
-            output += "\""
+    /// Writes a string literal: quotes, backslashes and control characters escaped, every other
+    /// byte of its UTF-8 copied as it is.
+    private static func writeString(_ value: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        // Names and paths need no escape: copied whole, then checked where they landed.
+        let start = output.count
+        output.append(contentsOf: value.utf8)
+        if !needsEscape(output, from: start) {
+            output.append(UInt8(ascii: "\""))
             return
         }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
+        output.removeSubrange(start...)
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
+            case UInt8(ascii: "\n"): output.append(contentsOf: "\\n".utf8)
+            case UInt8(ascii: "\r"): output.append(contentsOf: "\\r".utf8)
+            case UInt8(ascii: "\t"): output.append(contentsOf: "\\t".utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                output.append(contentsOf: "\\u00".utf8)
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0xF)])
             default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
+                output.append(byte)
             }
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether the bytes from `start` on hold a quote, a backslash or a control character.
+    private static func needsEscape(_ bytes: [UInt8], from start: Int) -> Bool {
+        for index in start..<bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+        }
+        return false
     }
 }

@@ -27,7 +27,8 @@ struct LoadedImageLayout {
     }
 
     let segments: [Segment]
-    let bytes: Data
+    /// The file's size in bytes.
+    let fileSize: Int
 
     /// Whether `count` bytes at `address` are mapped when the image is loaded.
     func isMapped(_ address: Int, count: Int) -> Bool {
@@ -50,29 +51,34 @@ struct LoadedImageLayout {
         for segment in segments
         where address >= segment.address && count >= 0 && address <= segment.address + segment.fileSize - count {
             let offset = segment.fileOffset + (address - segment.address)
-            guard offset >= 0, offset <= bytes.count - count else { return nil }
+            guard offset >= 0, offset <= fileSize - count else { return nil }
             return offset
         }
         return nil
     }
 
     /// A little-endian integer of `size` bytes at `address`, when the file holds it.
-    func integer(at address: Int, size: Int) -> UInt64? {
-        guard let offset = fileOffset(address, count: size) else { return nil }
+    /// - Parameters:
+    ///   - address: The virtual address.
+    ///   - size: The integer's size in bytes, at most 8.
+    ///   - file: The file's bytes (a span: bounds-checked reads without copying a mapped file).
+    /// - Returns: The integer, or `nil` when the file does not hold all its bytes.
+    func integer(at address: Int, size: Int, in file: Span<UInt8>) -> UInt64? {
+        guard let offset = fileOffset(address, count: size), offset + size <= file.count else { return nil }
         var value: UInt64 = 0
-        for index in 0..<size { value |= UInt64(bytes[offset + index]) << (8 * UInt64(index)) }
+        for index in 0..<size { value |= UInt64(file[offset + index]) << (8 * UInt64(index)) }
         return value
     }
 
     /// A 32-bit relative offset at `address`.
-    func relative(at address: Int) -> Int? {
-        integer(at: address, size: 4).map { Int(Int32(bitPattern: UInt32(truncatingIfNeeded: $0))) }
+    func relative(at address: Int, in file: Span<UInt8>) -> Int? {
+        integer(at: address, size: 4, in: file).map { Int(Int32(bitPattern: UInt32(truncatingIfNeeded: $0))) }
     }
 
     /// The kind of the context descriptor at `address` (`ContextDescriptorFlags`, low 5 bits).
-    func contextKind(at address: Int) -> UInt64? {
+    func contextKind(at address: Int, in file: Span<UInt8>) -> UInt64? {
         guard address % 4 == 0 else { return nil }
-        return integer(at: address, size: 4).map { $0 & 0x1F }
+        return integer(at: address, size: 4, in: file).map { $0 & 0x1F }
     }
 }
 
@@ -88,30 +94,39 @@ enum MetadataSectionCheck {
     ///   - address: The section's virtual address.
     ///   - size: The section's size.
     ///   - image: The file's layout.
+    ///   - file: The file's bytes.
     /// - Returns: The index of the first bad record and the reason, or `nil`.
-    static func check(section name: String, address: Int, size: Int, in image: LoadedImageLayout) -> (Int, String)? {
+    static func check(
+        section name: String,
+        address: Int,
+        size: Int,
+        in image: LoadedImageLayout,
+        file: Span<UInt8>
+    ) -> (Int, String)? {
         switch name {
         case "swift5_protocol_conformances":
-            return eachRelative(address, size, image) { image.conformanceProblem(at: $0) }
+            return eachRelative(address, size, image) { image.conformanceProblem(at: $0, in: file) }
         case "swift5_type_metadata":
             return eachRelative(address, size, image) { field in
-                guard let relative = image.relative(at: field) else { return "cannot be read" }
+                guard let relative = image.relative(at: field, in: file) else { return "cannot be read" }
                 let target = field + (relative & ~3)
                 switch relative & 3 {
-                case 0: return image.contextKind(at: target).map(typeKinds.contains) == true ? nil : "names no type"
+                case 0:
+                    return image.contextKind(at: target, in: file).map(typeKinds.contains) == true
+                        ? nil : "names no type"
                 case 1: return image.isSlot(target) ? nil : "points outside the image"
                 default: return "names an Objective-C class"
                 }
             }
         case "swift5_protocols":
             return eachRelative(address, size, image) { field in
-                guard let relative = image.relative(at: field) else { return "cannot be read" }
+                guard let relative = image.relative(at: field, in: file) else { return "cannot be read" }
                 let target = field + (relative & ~3)
                 if relative & 1 != 0 { return image.isSlot(target) ? nil : "points outside the image" }
-                return image.contextKind(at: target) == protocolKind ? nil : "names no protocol"
+                return image.contextKind(at: target, in: file) == protocolKind ? nil : "names no protocol"
             }
         case "swift5_fieldmd":
-            return fieldDescriptorProblem(address, size, image)
+            return fieldDescriptorProblem(address, size, image, file)
         default:
             return nil
         }
@@ -132,26 +147,31 @@ enum MetadataSectionCheck {
     }
 
     /// Walks the packed field descriptors of `swift5_fieldmd`.
-    private static func fieldDescriptorProblem(_ address: Int, _ size: Int, _ image: LoadedImageLayout) -> (
+    private static func fieldDescriptorProblem(
+        _ address: Int,
+        _ size: Int,
+        _ image: LoadedImageLayout,
+        _ file: Span<UInt8>
+    ) -> (
         Int, String
     )? {
         var offset = 0
         var index = 0
         while offset < size {
             let header = address + offset
-            guard let recordSize = image.integer(at: header + 10, size: 2),
-                let count = image.integer(at: header + 12, size: 4)
+            guard let recordSize = image.integer(at: header + 10, size: 2, in: file),
+                let count = image.integer(at: header + 12, size: 4, in: file)
             else { return (index, "cannot be read") }
             guard recordSize == 12 else { return (index, "has field records of \(recordSize) bytes, not 12") }
             let extent = 16 + Int(count) * 12
             guard count < 1 << 20, offset + extent <= size else { return (index, "extends past its section") }
-            for pointer in [header, header + 4] where image.relative(at: pointer) != 0 {
-                if let reason = image.mangledNameProblem(at: pointer) { return (index, reason) }
+            for pointer in [header, header + 4] where image.relative(at: pointer, in: file) != 0 {
+                if let reason = image.mangledNameProblem(at: pointer, in: file) { return (index, reason) }
             }
             for field in 0..<Int(count) {
                 let record = header + 16 + field * 12
-                for pointer in [record + 4, record + 8] where image.relative(at: pointer) != 0 {
-                    if let reason = image.mangledNameProblem(at: pointer) { return (index, reason) }
+                for pointer in [record + 4, record + 8] where image.relative(at: pointer, in: file) != 0 {
+                    if let reason = image.mangledNameProblem(at: pointer, in: file) { return (index, reason) }
                 }
             }
             offset += extent
@@ -163,26 +183,26 @@ enum MetadataSectionCheck {
 
 extension LoadedImageLayout {
     /// What is wrong with the conformance record whose relative pointer is at `field`.
-    fileprivate func conformanceProblem(at field: Int) -> String? {
-        guard let relative = relative(at: field) else { return "cannot be read" }
+    fileprivate func conformanceProblem(at field: Int, in file: Span<UInt8>) -> String? {
+        guard let relative = relative(at: field, in: file) else { return "cannot be read" }
         let descriptor = field + relative
         // TargetProtocolConformanceDescriptor: Protocol, TypeRef, WitnessTablePattern, Flags.
-        guard descriptor % 4 == 0, let flags = integer(at: descriptor + 12, size: 4) else {
+        guard descriptor % 4 == 0, let flags = integer(at: descriptor + 12, size: 4, in: file) else {
             return "points outside the image"
         }
-        guard let protocolRelative = self.relative(at: descriptor) else { return "cannot be read" }
+        guard let protocolRelative = self.relative(at: descriptor, in: file) else { return "cannot be read" }
         let protocolTarget = descriptor + (protocolRelative & ~1)
         if protocolRelative & 1 != 0 {
             guard isSlot(protocolTarget) else { return "names a protocol outside the image" }
-        } else if contextKind(at: protocolTarget) != 3 {
+        } else if contextKind(at: protocolTarget, in: file) != 3 {
             return "names no protocol"
         }
-        guard let typeRelative = self.relative(at: descriptor + 4) else { return "cannot be read" }
+        guard let typeRelative = self.relative(at: descriptor + 4, in: file) else { return "cannot be read" }
         let typeTarget = descriptor + 4 + typeRelative
         switch (flags >> 3) & 7 {
         case 0:
             // A type, or a protocol for the self-conformance of its existential (`any Error: Error`).
-            guard let kind = contextKind(at: typeTarget), kind == 3 || (16...31).contains(kind) else {
+            guard let kind = contextKind(at: typeTarget, in: file), kind == 3 || (16...31).contains(kind) else {
                 return "names no type"
             }
         case 1:
@@ -192,7 +212,7 @@ extension LoadedImageLayout {
         default:
             return "has an unknown type reference kind"
         }
-        if let pattern = self.relative(at: descriptor + 8), pattern != 0 {
+        if let pattern = self.relative(at: descriptor + 8, in: file), pattern != 0 {
             guard isMapped(descriptor + 8 + pattern, count: 8) else { return "has a witness table outside the image" }
         }
         // Trailing objects: the retroactive context, then the conditional requirements.
@@ -204,16 +224,18 @@ extension LoadedImageLayout {
 
     /// What is wrong with the mangled name a relative pointer at `pointer` names: it and every
     /// symbolic reference in it must lie in the image.
-    fileprivate func mangledNameProblem(at pointer: Int) -> String? {
-        guard let relative = relative(at: pointer) else { return "cannot be read" }
+    fileprivate func mangledNameProblem(at pointer: Int, in file: Span<UInt8>) -> String? {
+        guard let relative = relative(at: pointer, in: file) else { return "cannot be read" }
         var address = pointer + relative
         for _ in 0..<4096 {
-            guard let byte = integer(at: address, size: 1) else { return "names a string outside the image" }
+            guard let byte = integer(at: address, size: 1, in: file) else { return "names a string outside the image" }
             switch byte {
             case 0:
                 return nil
             case 0x01...0x17:
-                guard let reference = self.relative(at: address + 1), isMapped(address + 1 + reference, count: 4) else {
+                guard let reference = self.relative(at: address + 1, in: file),
+                    isMapped(address + 1 + reference, count: 4)
+                else {
                     return "has a symbolic reference outside the image"
                 }
                 address += 5

@@ -4,10 +4,26 @@ public import RuntimeMetadata
 
 /// One report, as aligned text and as the JSON contract.
 public struct Report: Sendable {
-    /// The aligned text.
-    public let text: String
-    /// The JSON document.
-    public let json: JSONValue
+    private let renderText: @Sendable () -> String
+    private let renderJSON: @Sendable () -> JSONValue
+
+    /// The aligned text, rendered when asked (a listing of thousands of rows is rendered only in
+    /// the format printed).
+    public var text: String { renderText() }
+    /// The JSON document, built when asked.
+    public var json: JSONValue { renderJSON() }
+
+    /// A report rendered on demand.
+    private init(text: @escaping @Sendable () -> [String], json: @escaping @Sendable () -> JSONValue) {
+        renderText = { text().joined(separator: "\n") }
+        renderJSON = json
+    }
+
+    /// A report of lines and a document already built.
+    private init(lines: [String], json: JSONValue) {
+        let text = lines.joined(separator: "\n")
+        self.init(text: { [text] }, json: { json })
+    }
 
     /// Image, type, protocol and conformance counts, the largest images first.
     /// - Parameter images: The images.
@@ -35,7 +51,7 @@ public struct Report: Sendable {
                 ])
             ),
         ])
-        return Report(text: lines.joined(separator: "\n"), json: json)
+        return Report(lines: lines, json: json)
     }
 
     /// Every image, in load order.
@@ -51,7 +67,7 @@ public struct Report: Sendable {
         let json = JSONValue.object([
             ("images", .array(rows.map { imageJSON($0.0, types: $0.1, protocols: $0.2, conformances: $0.3) }))
         ])
-        return Report(text: lines.joined(separator: "\n"), json: json)
+        return Report(lines: lines, json: json)
     }
 
     private static func imageJSON(_ image: Image, types: Int, protocols: Int, conformances: Int) -> JSONValue {
@@ -86,24 +102,28 @@ public struct Report: Sendable {
                 }
             }
         }
-        let lines = table(
-            ["KIND", "GENERIC", "NAME", "IMAGE"],
-            rows.map { [$0.kind, $0.isGeneric ? "<\($0.parameters)>" : "", $0.name, fileName($0.image)] }
-        )
-        let json = JSONValue.object([
-            (
-                "types",
-                .array(
-                    rows.map {
-                        .object([
-                            ("name", .string($0.name)), ("kind", .string($0.kind)), ("image", .string($0.image)),
-                            ("isGeneric", .bool($0.isGeneric)), ("genericParameterCount", .int($0.parameters)),
-                        ])
-                    }
-                )
+        let lines: @Sendable () -> [String] = { [rows] in
+            table(
+                ["KIND", "GENERIC", "NAME", "IMAGE"],
+                rows.map { [$0.kind, $0.isGeneric ? "<\($0.parameters)>" : "", $0.name, fileName($0.image)] }
             )
-        ])
-        return Report(text: lines.joined(separator: "\n"), json: json)
+        }
+        let json: @Sendable () -> JSONValue = { [rows] in
+            JSONValue.object([
+                (
+                    "types",
+                    .array(
+                        rows.map {
+                            .object([
+                                ("name", .string($0.name)), ("kind", .string($0.kind)), ("image", .string($0.image)),
+                                ("isGeneric", .bool($0.isGeneric)), ("genericParameterCount", .int($0.parameters)),
+                            ])
+                        }
+                    )
+                )
+            ])
+        }
+        return Report(text: lines, json: json)
     }
 
     /// The protocols of the images.
@@ -139,7 +159,7 @@ public struct Report: Sendable {
                 )
             )
         ])
-        return Report(text: lines.joined(separator: "\n"), json: json)
+        return Report(lines: lines, json: json)
     }
 
     /// The conformance records of the images.
@@ -175,35 +195,39 @@ public struct Report: Sendable {
                 }
             }
         }
-        let lines = table(
-            ["TYPE", "PROTOCOL", "FLAGS", "IMAGE"],
-            rows.map {
-                var flags: [String] = []
-                if $0.record.isRetroactive { flags.append("retroactive") }
-                if !$0.record.conditionalRequirements.isEmpty {
-                    flags.append("conditional(\($0.record.conditionalRequirements.count))")
-                }
-                if $0.record.isGeneric { flags.append("generic") }
-                return [$0.type, $0.protocolName, flags.joined(separator: " "), fileName($0.image)]
-            }
-        )
-        let json = JSONValue.object([
-            (
-                "conformances",
-                .array(
-                    rows.map {
-                        .object([
-                            ("type", .string($0.type)), ("protocol", .string($0.protocolName)),
-                            ("image", .string($0.image)),
-                            ("isRetroactive", .bool($0.record.isRetroactive)),
-                            ("conditionalRequirementCount", .int($0.record.conditionalRequirements.count)),
-                            ("isGeneric", .bool($0.record.isGeneric)),
-                        ])
+        let lines: @Sendable () -> [String] = { [rows] in
+            table(
+                ["TYPE", "PROTOCOL", "FLAGS", "IMAGE"],
+                rows.map {
+                    var flags: [String] = []
+                    if $0.record.isRetroactive { flags.append("retroactive") }
+                    if !$0.record.conditionalRequirements.isEmpty {
+                        flags.append("conditional(\($0.record.conditionalRequirements.count))")
                     }
-                )
+                    if $0.record.isGeneric { flags.append("generic") }
+                    return [$0.type, $0.protocolName, flags.joined(separator: " "), fileName($0.image)]
+                }
             )
-        ])
-        return Report(text: lines.joined(separator: "\n"), json: json)
+        }
+        let json: @Sendable () -> JSONValue = { [rows] in
+            JSONValue.object([
+                (
+                    "conformances",
+                    .array(
+                        rows.map {
+                            .object([
+                                ("type", .string($0.type)), ("protocol", .string($0.protocolName)),
+                                ("image", .string($0.image)),
+                                ("isRetroactive", .bool($0.record.isRetroactive)),
+                                ("conditionalRequirementCount", .int($0.record.conditionalRequirements.count)),
+                                ("isGeneric", .bool($0.record.isGeneric)),
+                            ])
+                        }
+                    )
+                )
+            ])
+        }
+        return Report(text: lines, json: json)
     }
 
     /// The full model of one type.
@@ -305,7 +329,7 @@ public struct Report: Sendable {
             ),
             ("conformances", .array(conformances.map(JSONValue.string))),
         ])
-        return Report(text: lines.joined(separator: "\n"), json: json)
+        return Report(lines: lines, json: json)
     }
 
     private static func kindName(_ kind: TypeDescriptor.Kind) -> String {

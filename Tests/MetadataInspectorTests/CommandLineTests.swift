@@ -134,3 +134,42 @@ struct PrivateTypeNameTests {
         }
     }
 }
+
+@Suite("JSON output")
+struct JSONOutputTests {
+    /// Strings that need every kind of escape, and some that need none.
+    static let strings = [
+        "plain", "", "quote \" inside", "back\\slash", "line\nbreak", "tab\tand\rreturn", "bell \u{07} and \u{1F}",
+        "unicode é ✓ 𝄞", "Scale.T1<Scale.T2>",
+    ]
+
+    @Test("Every string reads back through Foundation's JSON parser, pretty and compact", arguments: [true, false])
+    func stringsReadBack(pretty: Bool) throws {
+        let document = JSONValue.object(
+            [("strings", .array(Self.strings.map(JSONValue.string)))]
+                + Self.strings.enumerated().map { ("key \($0.offset) \($0.element)", .int($0.offset)) }
+        )
+        let text = document.serialized(pretty: pretty)
+        let parsed = try #require(
+            try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        )
+        #expect(parsed["strings"] as? [String] == Self.strings)
+        for (index, string) in Self.strings.enumerated() {
+            #expect(parsed["key \(index) \(string)"] as? Int == index)
+        }
+        #expect(text.contains("\n") == pretty)
+    }
+
+    @Test("Nesting deeper than the indentations built ahead is indented two spaces per level")
+    func deepNesting() throws {
+        var value = JSONValue.array([.int(7), .null, .bool(true)])
+        for depth in 0..<40 { value = .object([("level\(depth)", value)]) }
+        let pretty = value.serialized(pretty: true)
+        // The innermost array's elements sit at depth 41: 82 spaces.
+        #expect(pretty.contains("\n" + String(repeating: " ", count: 82) + "7,"))
+        let parsed = try JSONSerialization.jsonObject(with: Data(pretty.utf8))
+        let compact = try JSONSerialization.jsonObject(with: Data(value.serialized().utf8))
+        #expect((parsed as? NSDictionary) == (compact as? NSDictionary))
+        #expect(value.serialized() == String(value.serialized(pretty: true).filter { $0 != " " && $0 != "\n" }))
+    }
+}
