@@ -3,7 +3,17 @@
 // each type conforming to 4 of them), runs this probe once per (question, side), and draws the
 // chart.
 //
-// Usage: ScaleProbe <libScaleN.so> <question> <library|runtime>
+// Usage: ScaleProbe <libScaleN.so> <question> <library|runtime> [stride]
+//        ScaleProbe table <entries>
+//
+// `table` fills one cache table (the ConcurrentTable every cache is an instance of) to the given
+// number of entries and prints the nanoseconds of a warm lookup: of 4 keys spread over the table,
+// alternating (a user's few types), and of every key in a shuffled order (the whole table, past
+// the processor's caches at a million entries); then the slot bytes per entry.
+//
+// With a stride k > 1, the runtime's side of `first`, `warm` and `agree` asks only every k-th
+// type (all 5 protocols): at 50,000 types the runtime's full first pass takes most of an hour,
+// and its cost per question is what the sample measures (scale.py scales it back to every pair).
 //
 // The fixture is opened with dlopen, as a linked library would be at launch, and exports C entry
 // points: its types (`scale_type`), the runtime's own casts (`scale_conforms`: `type is any Pk.Type`)
@@ -11,7 +21,7 @@
 // time in nanoseconds, then a count that both sides must agree on.
 
 import Foundation
-import RuntimeMetadata
+@_spi(Benchmarks) import RuntimeMetadata
 
 #if canImport(Glibc)
 import Glibc
@@ -23,11 +33,16 @@ typealias ConformsFunction = @convention(c) (Int, Int) -> Bool
 typealias MissFunction = @convention(c) () -> Bool
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4 else {
-    FileHandle.standardError.write(Data("usage: ScaleProbe <library> <question> <library|runtime>\n".utf8))
+if arguments.count == 3, arguments[1] == "table", let entries = Int(arguments[2]), entries > 0 {
+    measureTable(entries)
+    exit(0)
+}
+guard arguments.count == 4 || arguments.count == 5 else {
+    FileHandle.standardError.write(Data("usage: ScaleProbe <library> <question> <library|runtime> [stride]\n".utf8))
     exit(2)
 }
 let (path, question, side) = (arguments[1], arguments[2], arguments[3])
+let sampleStride = arguments.count == 5 ? max(Int(arguments[4]) ?? 1, 1) : 1
 guard let handle = dlopen(path, RTLD_NOW) else {
     FileHandle.standardError.write(Data("cannot load \(path): \(String(cString: dlerror()))\n".utf8))
     exit(1)
@@ -43,6 +58,8 @@ let runtimeFirstMiss = symbol("scale_firstMiss", as: MissFunction.self)
 let module = path.split(separator: "/").last.map { String($0.dropFirst(3).dropLast(3)) } ?? ""
 let types: [Any.Type] = (0..<typeCount).map { unsafeBitCast(typeAt($0), to: Any.Type.self) }
 let protocolCount = 5
+/// The types the runtime's side asks about: all of them, or every `sampleStride`-th.
+let sampledIndices = Array(stride(from: 0, to: typeCount, by: sampleStride))
 
 func time(_ body: () -> Int) -> (Int, Int) {
     let start = ContinuousClock.now
@@ -73,7 +90,7 @@ func libraryPass(_ descriptors: [ProtocolDescriptor]) -> Int {
 
 func runtimePass() -> Int {
     var count = 0
-    for index in 0..<typeCount {
+    for index in sampledIndices {
         for protocolIndex in 0..<protocolCount where runtimeConforms(index, protocolIndex) { count += 1 }
     }
     return count
@@ -94,7 +111,7 @@ case ("warm", "library"):
 case ("warm", "runtime"):
     _ = runtimePass()
     let (elapsed, count) = time { runtimePass() }
-    result = (elapsed / (typeCount * protocolCount), count)
+    result = (elapsed / (sampledIndices.count * protocolCount), count)
 case ("agree", "library"):
     // The generated matrix: every (type, protocol) pair decided by the library first (from its
     // index, in this fresh process), then asked of the runtime's own cast; prints the pairs
@@ -105,14 +122,14 @@ case ("agree", "library"):
         for descriptor in descriptors { answers.append(descriptor.isConformed(by: type)) }
     }
     var disagreements = 0
-    for index in 0..<typeCount {
+    for index in sampledIndices {
         for protocolIndex in 0..<protocolCount
         where runtimeConforms(index, protocolIndex) != answers[index * protocolCount + protocolIndex] {
             disagreements += 1
             FileHandle.standardError.write(Data("disagree: \(types[index]) P\(protocolIndex)\n".utf8))
         }
     }
-    print(answers.count, disagreements)
+    print(sampledIndices.count * protocolCount, disagreements)
     exit(0)
 case ("memory", "library"):
     // Bytes per cached answer, per indexed record and per type record: the growth of the
@@ -171,4 +188,58 @@ extension ProtocolDescriptor {
     static func protocolDescriptor(named name: String) -> ProtocolDescriptor? {
         try? ProtocolDescriptor(named: name)
     }
+}
+
+/// The `table` question: warm lookups in a table of `entries` entries.
+func measureTable(_ entries: Int) {
+    let probe = CacheTableProbe(filledTo: entries)
+    let lookups = 4_000_000
+    // A user's few types: 4 keys spread over the table, alternating.
+    let hot = (0..<4).map { $0 * entries / 4 }
+    var found = 0
+    let hotTime = time {
+        for round in 0..<lookups where probe.contains(hot[round & 3]) { found += 1 }
+        return found
+    }
+    // Every key, in an order no prefetcher follows (a multiplicative permutation of the indices).
+    var order = Array(0..<entries)
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    for index in stride(from: entries - 1, to: 0, by: -1) {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        order.swapAt(index, Int(state >> 33) % (index + 1))
+    }
+    var everyFound = 0
+    let rounds = max(1, lookups / entries)
+    let everyTime = time {
+        for _ in 0..<rounds {
+            for index in order where probe.contains(index) { everyFound += 1 }
+        }
+        return everyFound
+    }
+    // The same lookups in a standard Dictionary of the same keys: what the memory hierarchy costs
+    // a hash table that nobody here wrote.
+    let dictionary = Dictionary(uniqueKeysWithValues: (0..<entries).map { (CacheTableProbe.key($0), $0) })
+    var dictionaryFound = 0
+    let dictionaryTime = time {
+        for _ in 0..<rounds {
+            for index in order where dictionary[CacheTableProbe.key(index)] != nil { dictionaryFound += 1 }
+        }
+        return dictionaryFound
+    }
+    guard found == lookups, everyFound == rounds * entries, dictionaryFound == everyFound, !probe.contains(entries)
+    else {
+        fatalError("the table lost entries: \(found) of \(lookups), \(everyFound) of \(rounds * entries)")
+    }
+    print(
+        "entries",
+        entries,
+        "hotPicoseconds",
+        hotTime.0 * 1000 / lookups,
+        "everyKeyPicoseconds",
+        everyTime.0 * 1000 / (rounds * entries),
+        "dictionaryEveryKeyPicoseconds",
+        dictionaryTime.0 * 1000 / (rounds * entries),
+        "slotBytesPerEntry",
+        probe.slotBytes / entries
+    )
 }

@@ -85,7 +85,7 @@ extension ProtocolReference {
         } else {
             switch GenericRequirementChecker.check(
                 requirements,
-                in: type,
+                in: .type(type),
                 conformance: { subject, protocolReference in
                     ProtocolDescriptor(protocolReference).conformanceWitnessTable(of: subject)
                 }

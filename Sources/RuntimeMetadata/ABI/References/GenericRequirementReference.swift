@@ -37,21 +37,70 @@ struct GenericRequirementReference: Sendable {
     /// The subject's mangled name, printable, for messages.
     var subjectName: String { unsafe layout.param.map { unsafe MangledNameLayout($0).printable } ?? "?" }
 
-    /// Resolves the subject against the generic arguments of a type whose descriptor declares
-    /// the parameters the requirement names.
-    /// - Parameter type: The type (an instantiation of the requirement's generic context).
+    /// The parameter and protocol set of an inverted-protocols requirement (`T: ~Copyable`).
+    var invertedProtocols: (parameter: Int, protocols: UInt16)? { unsafe layout.invertedProtocols }
+
+    /// Resolves the subject in an environment.
+    /// - Parameter environment: Where the requirement's parameters are bound.
     /// - Returns: The subject's metadata, or `nil` when it does not resolve.
-    func subject(in type: MetadataReference) -> MetadataReference? {
+    func subject(in environment: RequirementEnvironment) -> MetadataReference? {
         guard let name = unsafe layout.param else { return nil }
-        return unsafe type.resolve(MangledNameLayout(name))
+        return unsafe environment.resolve(MangledNameLayout(name))
     }
 
-    /// Resolves the type of a same-type or base-class requirement against a type's arguments.
-    /// - Parameter type: The type, as for ``subject(in:)``.
+    /// Resolves the type of a same-type or base-class requirement in an environment.
+    /// - Parameter environment: Where the requirement's parameters are bound.
     /// - Returns: The metadata, or `nil`.
-    func constraintType(in type: MetadataReference) -> MetadataReference? {
+    func constraintType(in environment: RequirementEnvironment) -> MetadataReference? {
         guard let name = unsafe layout.type else { return nil }
-        return unsafe type.resolve(MangledNameLayout(name))
+        return unsafe environment.resolve(MangledNameLayout(name))
+    }
+}
+
+/// Where the generic parameters a requirement names are bound.
+enum RequirementEnvironment {
+    /// The generic arguments of a type whose descriptor declares the parameters (a conformance
+    /// record's conditional requirements, checked against a type).
+    case type(MetadataReference)
+    /// The key arguments of an instantiation of a generic context, gathered so far.
+    case arguments(GenericArgumentVector, context: DescriptorReference)
+
+    /// Resolves a mangled name of the requirement's generic context.
+    /// - Parameter name: The measured name.
+    /// - Returns: The metadata, or `nil`.
+    func resolve(_ name: MangledNameLayout) -> MetadataReference? {
+        switch self {
+        case .type(let type): unsafe type.resolve(name)
+        case .arguments(let vector, let context): unsafe vector.resolve(name, in: context)
+        }
+    }
+
+    /// Binds the witness table of a key protocol requirement: the next key argument of an
+    /// instantiation; a type's arguments are bound already.
+    /// - Parameter table: The witness table.
+    /// - Returns: Whether it was bound (`false` when an instantiation has no slot left for it).
+    func bindWitnessTable(_ table: WitnessTableReference) -> Bool {
+        switch self {
+        case .type: true
+        case .arguments(let vector, _): vector.appendWitnessTable(table)
+        }
+    }
+}
+
+extension DescriptorReference {
+    /// The requirements of the generic context, as handles.
+    var genericRequirementReferences: [GenericRequirementReference] {
+        unsafe genericContext?.requirements.map { unsafe GenericRequirementReference($0) } ?? []
+    }
+
+    /// The number of pack shape classes (`GenericPackShapeHeader::NumShapeClasses`).
+    var genericShapeClassCount: Int { unsafe genericContext?.shapeClassCount ?? 0 }
+
+    /// The shape class of the pack parameter whose key argument is at `slot`.
+    /// - Parameter slot: The parameter's key argument slot.
+    /// - Returns: The shape class, or `nil` when no pack shape names the slot.
+    func packShapeClass(ofKeySlot slot: Int) -> Int? {
+        unsafe genericContext?.packShapes.first { Int($0.index) == slot }.map { Int($0.shapeClass) }
     }
 }
 
