@@ -27,11 +27,6 @@ private struct UnmanagedStorage {
     unowned(unsafe) var value: AnyObject?
 }
 
-/// How a stored property holds its reference, from the mangled type's suffix.
-enum StorageOwnership: Sendable {
-    case strong, weak, unowned, unownedUnsafe
-}
-
 /// Value operations through metadata.
 enum OpaqueValueAccess {
     /// Calls `body` with the address of a value's storage: the object for a class reference,
@@ -51,24 +46,6 @@ enum OpaqueValueAccess {
         return try unsafe withUnsafeBytes(of: root) {
             try unsafe body($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!)
         }
-    }
-
-    /// How a root reaches a stored property, decided from the root's dynamic type.
-    enum RootAccess {
-        /// The root is a value of the declaring type: the property is at an offset in it.
-        case inline
-        /// The root is a class instance: the property is at an offset in the object.
-        case object
-    }
-
-    /// What a field access found.
-    enum FieldOutcome<Value> {
-        /// The value read, or `()` for a write.
-        case done(Value)
-        /// The root's dynamic type does not hold the property.
-        case rootMismatch(MetadataReference)
-        /// The value does not cast to the requested or the property's type; nothing was written.
-        case notCastable
     }
 
     /// Reads a stored property of a value, an object, or either held in existential containers,
