@@ -14,6 +14,7 @@
 // With a stride k > 1, the runtime's side of `first`, `warm` and `agree` asks only every k-th
 // type (all 5 protocols): at 50,000 types the runtime's full first pass takes most of an hour,
 // and its cost per question is what the sample measures (scale.py scales it back to every pair).
+// The library's side of `warm` then asks the same pairs, so both caches hold as many answers.
 //
 // The fixture is opened with dlopen, as a linked library would be at launch, and exports C entry
 // points: its types (`scale_type`), the runtime's own casts (`scale_conforms`: `type is any Pk.Type`)
@@ -79,9 +80,15 @@ func protocols() -> [ProtocolDescriptor] {
     }
 }
 
-/// Every (type, protocol) pair, protocols alternating.
-func libraryPass(_ descriptors: [ProtocolDescriptor]) -> Int {
+/// Every (type, protocol) pair, protocols alternating; or the pairs of the sampled types only.
+func libraryPass(_ descriptors: [ProtocolDescriptor], sampled: Bool = false) -> Int {
     var count = 0
+    if sampled {
+        for index in sampledIndices {
+            for descriptor in descriptors where descriptor.isConformed(by: types[index]) { count += 1 }
+        }
+        return count
+    }
     for type in types {
         for descriptor in descriptors where descriptor.isConformed(by: type) { count += 1 }
     }
@@ -104,10 +111,35 @@ case ("first", "library"):
 case ("first", "runtime"):
     result = time { runtimePass() }
 case ("warm", "library"):
+    // With a stride, the same sampled pairs as the runtime's side, so that both caches hold the
+    // same number of answers.
     let descriptors = protocols()
-    _ = libraryPass(descriptors)
-    let (elapsed, count) = time { libraryPass(descriptors) }
-    result = (elapsed / (typeCount * protocolCount), count)
+    let sampled = sampleStride > 1
+    _ = libraryPass(descriptors, sampled: sampled)
+    let (elapsed, count) = time { libraryPass(descriptors, sampled: sampled) }
+    result = (elapsed / ((sampled ? sampledIndices.count : typeCount) * protocolCount), count)
+case ("warm", "both"):
+    // Both sides' warm questions in one process, alternating: each cache filled by its own first
+    // pass, then 7 rounds of a library pass and a runtime pass, so that a slow spell of the
+    // machine weighs on both. Prints each side's median per question and the count.
+    let sampled = sampleStride > 1
+    let descriptors = protocols()
+    _ = libraryPass(descriptors, sampled: sampled)
+    _ = runtimePass()
+    let questions = (sampled ? sampledIndices.count : typeCount) * protocolCount
+    var libraryTimes: [Int] = []
+    var runtimeTimes: [Int] = []
+    var counts: (Int, Int) = (0, 0)
+    for _ in 0..<7 {
+        let (libraryElapsed, libraryCount) = time { libraryPass(descriptors, sampled: sampled) }
+        let (runtimeElapsed, runtimeCount) = time { runtimePass() }
+        libraryTimes.append(libraryElapsed * 1000 / questions)
+        runtimeTimes.append(runtimeElapsed * 1000 / questions)
+        counts = (libraryCount, runtimeCount)
+    }
+    guard counts.0 == counts.1 else { fatalError("warm: the library counted \(counts.0), the runtime \(counts.1)") }
+    print(libraryTimes.sorted()[3], runtimeTimes.sorted()[3], counts.0)
+    exit(0)
 case ("warm", "runtime"):
     _ = runtimePass()
     let (elapsed, count) = time { runtimePass() }
