@@ -2,8 +2,9 @@
 //
 // The vocabulary of field access that the Fields layer decides and the ABI layer's
 // OpaqueValueAccess carries out: how a property holds its reference (from its mangled type's
-// ownership suffix, include/swift/Demangling/DemangleNodes.def: Weak, Unowned, Unmanaged), how a
-// root of a given dynamic type reaches the property, and what an access found.
+// ownership suffix, include/swift/Demangling/DemangleNodes.def: weak, unowned and
+// unowned(unsafe) storage), how a root of a given dynamic type reaches the property, and what an
+// access found.
 
 /// How a stored property holds its reference, from the mangled type's suffix.
 enum StorageOwnership: Sendable {
