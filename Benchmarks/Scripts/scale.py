@@ -294,10 +294,13 @@ def chart(results, path):
 
 
 def format_ns(value):
+    def digits(number):
+        # Three significant digits, never in exponent form.
+        return f"{number:.0f}" if number >= 100 else f"{number:.3g}"
     for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
         if value >= scale:
-            return f"{value / scale:.3g} {unit}"
-    return f"{value:.3g} ns"
+            return f"{digits(value / scale)} {unit}"
+    return f"{digits(value)} ns"
 
 
 def main():
