@@ -333,7 +333,74 @@ struct ConformanceMatrixTests {
         }
         #expect("\(error)".contains("Swift.Hashable"))
     }
+
+    @Test("Instantiation checks base-class, layout, same-type and associated-type requirements as the compiler does")
+    func instantiationRequirementKinds() throws {
+        // Base class: the class itself or a subclass; an unrelated class or an enum is refused.
+        let needsBase = try #require(TypeMetadata(NeedsBase<InstantiationBase>.self).descriptor)
+        #expect(
+            try needsBase.instantiate(with: [.type(TypeMetadata(InstantiationSubclass.self))])
+                == TypeMetadata(NeedsBase<InstantiationSubclass>.self)
+        )
+        let unrelated = try #require(throws: RuntimeMetadataError.self) {
+            try needsBase.instantiate(with: [.type(TypeMetadata(OpeningBase.self))])
+        }
+        #expect("\(unrelated)".contains("InstantiationBase"))
+        #expect(throws: RuntimeMetadataError.self) {
+            try needsBase.instantiate(with: [.type(TypeMetadata(InstantiationEnum.self))])
+        }
+        // AnyObject: a class; not a struct, and not a class-bound existential, which the compiler
+        // refuses too ("'NeedsObject' requires that 'any P' be a class type").
+        let needsObject = try #require(TypeMetadata(NeedsObject<OpeningBase>.self).descriptor)
+        #expect(
+            try needsObject.instantiate(with: [.type(TypeMetadata(InstantiationSubclass.self))])
+                == TypeMetadata(NeedsObject<InstantiationSubclass>.self)
+        )
+        #expect(throws: RuntimeMetadataError.self) {
+            try needsObject.instantiate(with: [.type(TypeMetadata(Int.self))])
+        }
+        #expect(throws: RuntimeMetadataError.self) {
+            try needsObject.instantiate(with: [.type(TypeMetadata((any ClassBoundInstantiationProtocol).self))])
+        }
+        // Same-type on an associated type, resolved through the witness table gathered before it.
+        let intElements = try #require(TypeMetadata(NeedsIntElements<[Int]>.self).descriptor)
+        #expect(
+            try intElements.instantiate(with: [.type(TypeMetadata(Set<Int>.self))])
+                == TypeMetadata(NeedsIntElements<Set<Int>>.self)
+        )
+        let wrongElement = try #require(throws: RuntimeMetadataError.self) {
+            try intElements.instantiate(with: [.type(TypeMetadata([String].self))])
+        }
+        #expect("\(wrongElement)".contains("Swift.String"))
+        // A protocol requirement on an associated type: closures and existentials are not Hashable.
+        let hashableElements = try #require(TypeMetadata(NeedsHashableElements<[Int]>.self).descriptor)
+        #expect(
+            try hashableElements.instantiate(with: [.type(TypeMetadata([InstantiationEnum].self))])
+                == TypeMetadata(NeedsHashableElements<[InstantiationEnum]>.self)
+        )
+        #expect(throws: RuntimeMetadataError.self) {
+            try hashableElements.instantiate(with: [.type(TypeMetadata([() -> Void].self))])
+        }
+        #expect(throws: RuntimeMetadataError.self) {
+            try hashableElements.instantiate(with: [.type(TypeMetadata([any Describable].self))])
+        }
+        // From generic code: the argument known only as a type parameter.
+        func instantiated<Element: Collection>(_: Element.Type) throws -> TypeMetadata {
+            try intElements.instantiate(with: [.type(TypeMetadata(Element.self))])
+        }
+        #expect(try instantiated(ArraySlice<Int>.self) == TypeMetadata(NeedsIntElements<ArraySlice<Int>>.self))
+    }
 }
+
+/// Fixtures of the instantiation requirement kinds.
+class InstantiationBase {}
+final class InstantiationSubclass: InstantiationBase {}
+enum InstantiationEnum: Hashable { case one, two }
+protocol ClassBoundInstantiationProtocol: AnyObject {}
+struct NeedsBase<T: InstantiationBase> {}
+struct NeedsObject<T: AnyObject> {}
+struct NeedsIntElements<C: Collection> where C.Element == Int {}
+struct NeedsHashableElements<S: Sequence> where S.Element: Hashable {}
 
 /// A non-generic superclass that does not conform to `Describable`.
 class OpeningBase {}

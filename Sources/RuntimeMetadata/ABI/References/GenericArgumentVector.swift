@@ -31,12 +31,6 @@ final class GenericArgumentVector {
 
     deinit { unsafe words.deallocate() }
 
-    /// A word, bounds-checked: `nil` past the end.
-    subscript(slot: Int) -> UInt? {
-        guard slot >= 0, slot < count else { return nil }
-        return unsafe words[slot]
-    }
-
     /// Stores a word; returns `false` when the slot is past the end.
     /// - Parameters:
     ///   - word: The word.
