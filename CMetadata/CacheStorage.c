@@ -15,8 +15,16 @@ void *cmd_tableRootAllocate(void) {
     return root;
 }
 
-void *_Nullable cmd_tableAllocate(uintptr_t capacity) {
-    CMDTableSlots *slots = calloc(1, sizeof(CMDTableSlots) + capacity * sizeof(_Atomic(uintptr_t)));
-    if (slots) slots->mask = capacity - 1;
+void *_Nullable cmd_tableAllocate(uintptr_t capacity, uintptr_t stride) {
+    // Aligned to 64 bytes, so that a root's low six bits can hold the size; never freed, so the
+    // allocation's own start need not be kept.
+    size_t words = (size_t)capacity * (size_t)stride;
+    if (stride != 0 && words / stride != capacity) return NULL;
+    size_t bytes = sizeof(CMDTableSlots) + words * sizeof(_Atomic(uintptr_t)) + CMD_TABLE_ROOT_SIZE_BITS;
+    char *allocation = calloc(1, bytes);
+    if (!allocation) return NULL;
+    CMDTableSlots *slots =
+        (CMDTableSlots *)(((uintptr_t)allocation + CMD_TABLE_ROOT_SIZE_BITS) & ~CMD_TABLE_ROOT_SIZE_BITS);
+    slots->mask = capacity - 1;
     return slots;
 }

@@ -23,21 +23,25 @@ CMD_ASSUME_NONNULL_BEGIN
 /// The number of statically rooted tables (RuntimeMetadata's `CacheTable`).
 #define CMD_CACHE_ROOT_COUNT 16
 
-/// One generation of a table's slots: a power-of-two array of words, each 0 (empty) or the
-/// address of a retained, never-released entry. A generation is never freed: a reader may still
-/// probe it after a writer has published a larger one.
+/// One generation of a table's slots: a power-of-two number of slots of `stride` words each
+/// (RuntimeMetadata's table views choose the stride: one word holding an entry's address, or a
+/// key word and a value word). A slot whose first word is 0 is empty; a writer fills a slot's
+/// other words first and its first word last, with release ordering. A generation is never
+/// freed: a reader may still probe it after a writer has published a larger one.
 typedef struct CMDTableSlots {
     /// The number of slots minus one.
     uintptr_t mask;
     /// The number of occupied slots; read and written only under the table's write lock.
     uintptr_t count;
-    /// The slots.
-    _Atomic(uintptr_t) slots[];
+    /// The slots' words.
+    _Atomic(uintptr_t) words[];
 } CMDTableSlots;
 
-/// A root: an atomic pointer to the current generation of a table's slots, null while the
-/// table is empty. Swift sees roots and generations as opaque pointers.
-typedef _Atomic(CMDTableSlots *_Nullable) CMDTableRoot;
+/// A root: an atomic word, 0 while the table is empty, else the address of the current
+/// generation (aligned to 64 bytes) with the base-2 logarithm of its slot count in the low six
+/// bits, so that a reader learns both from one load. Swift sees roots and generations as opaque
+/// pointers.
+typedef _Atomic(uintptr_t) CMDTableRoot;
 
 /// The static tables' roots.
 CMD_EXTERN CMDTableRoot cmd_cacheRoots[CMD_CACHE_ROOT_COUNT];
@@ -51,19 +55,40 @@ static inline void *cmd_cacheRoot(size_t table) { return (void *)&cmd_cacheRoots
 /// - Returns: The root; it is never freed.
 CMD_EXTERN void *cmd_tableRootAllocate(void);
 
+/// The bits of a root that hold the generation's logarithmic size.
+#define CMD_TABLE_ROOT_SIZE_BITS ((uintptr_t)63)
+
+/// The current generation as a reader sees it, from one acquiring load of the root.
+typedef struct CMDTableView {
+    /// The generation, or null while the table is empty.
+    void *_Nullable slots;
+    /// Its number of slots minus one (0 while the table is empty).
+    uintptr_t mask;
+} CMDTableView;
+
+/// Reads a root with acquire ordering: the generation and its mask.
+/// - Parameter root: The root.
+/// - Returns: The view.
+static inline CMDTableView cmd_tableView(void *root) {
+    uintptr_t word = atomic_load_explicit((CMDTableRoot *)root, memory_order_acquire);
+    CMDTableView view = {(void *)(word & ~CMD_TABLE_ROOT_SIZE_BITS),
+                         (((uintptr_t)1) << (word & CMD_TABLE_ROOT_SIZE_BITS)) - 1};
+    return view;
+}
+
 /// Reads a root with acquire ordering.
 /// - Parameter root: The root.
 /// - Returns: The current generation, or null.
-static inline void *_Nullable cmd_tableLoad(void *root) {
-    return atomic_load_explicit((CMDTableRoot *)root, memory_order_acquire);
-}
+static inline void *_Nullable cmd_tableLoad(void *root) { return cmd_tableView(root).slots; }
 
 /// Publishes a generation with release ordering, so that its filled slots are visible first.
 /// - Parameters:
 ///   - root: The root.
-///   - slots: The new generation.
+///   - slots: The new generation, from `cmd_tableAllocate`.
 static inline void cmd_tablePublish(void *root, void *slots) {
-    atomic_store_explicit((CMDTableRoot *)root, (CMDTableSlots *)slots, memory_order_release);
+    uintptr_t mask = ((const CMDTableSlots *)slots)->mask;
+    uintptr_t word = (uintptr_t)slots | (uintptr_t)__builtin_popcountl(mask);
+    atomic_store_explicit((CMDTableRoot *)root, word, memory_order_release);
 }
 
 /// The mask of a generation.
@@ -75,26 +100,31 @@ static inline uintptr_t cmd_tableCount(const void *slots) { return ((const CMDTa
 /// Sets the occupied slots of a generation (under the write lock only).
 static inline void cmd_tableSetCount(void *slots, uintptr_t count) { ((CMDTableSlots *)slots)->count = count; }
 
-/// Reads a slot with acquire ordering: an entry read here was fully built before it was stored.
+/// Reads a word of a generation with acquire ordering: what a writer stored before releasing
+/// it is visible.
 /// - Parameters:
 ///   - slots: The generation.
-///   - index: The slot; only the bits of the mask are used.
-/// - Returns: The entry's address, or 0.
-static inline uintptr_t cmd_slotLoad(void *slots, uintptr_t index) {
-    CMDTableSlots *table = slots;
-    return atomic_load_explicit(&table->slots[index & table->mask], memory_order_acquire);
+///   - word: The word's index: a slot's index times the stride, plus the word within the slot.
+/// - Returns: The word.
+static inline uintptr_t cmd_tableWordLoad(void *slots, uintptr_t word) {
+    return atomic_load_explicit(&((CMDTableSlots *)slots)->words[word], memory_order_acquire);
 }
 
-/// Stores an entry in a slot with release ordering (under the write lock only).
-static inline void cmd_slotStore(void *slots, uintptr_t index, uintptr_t entry) {
-    CMDTableSlots *table = slots;
-    atomic_store_explicit(&table->slots[index & table->mask], entry, memory_order_release);
+/// Stores a word of a generation with release ordering (under the write lock only).
+/// - Parameters:
+///   - slots: The generation.
+///   - word: The word's index.
+///   - value: The value.
+static inline void cmd_tableWordStore(void *slots, uintptr_t word, uintptr_t value) {
+    atomic_store_explicit(&((CMDTableSlots *)slots)->words[word], value, memory_order_release);
 }
 
-/// Allocates an empty generation of `capacity` slots.
-/// - Parameter capacity: A power of two.
-/// - Returns: The generation, zeroed, or null when memory is exhausted.
-CMD_EXTERN void *_Nullable cmd_tableAllocate(uintptr_t capacity);
+/// Allocates an empty generation of `capacity` slots of `stride` words.
+/// - Parameters:
+///   - capacity: A power of two.
+///   - stride: The words per slot.
+/// - Returns: The generation, zeroed and aligned to 64 bytes, or null when memory is exhausted.
+CMD_EXTERN void *_Nullable cmd_tableAllocate(uintptr_t capacity, uintptr_t stride);
 
 /// The largest number of loaded Swift images seen so far: a negative answer cached with this
 /// many images still holds. Here rather than in a Swift global for the same reason as the

@@ -1,27 +1,39 @@
 // ConcurrentTable.swift
 //
 // The one table design every cache and index of RuntimeMetadata uses (the DocC article
-// "Caching"): an insert-only, open-addressed hash table of immortal entries that grows.
+// "Caching"): an insert-only, open-addressed hash table that grows, in one mechanism
+// (TableGenerations) with two views of what a slot holds.
 //
+// - ConcurrentTable<Entry>: a slot is one word, the address of an immortal entry (a final class)
+//   that holds its key; for entries that carry more than a word.
+// - ConcurrentWordTable: a slot is two words, a nonzero key and a value, stored in the slot
+//   itself; for answers of one word, where an object per entry would double the memory and add
+//   a cache miss to every lookup. A value may be the root of another word table: conformance
+//   answers are a table of protocols whose values are tables of types.
+//
+// The mechanism:
 // - Readers take no lock and allocate nothing: one acquiring load of the table's root, then
-//   acquiring loads of slots along a linear probe, each slot 0 or the address of an entry.
-// - Writers build their entry first, outside any lock (building may consult this or other
-//   tables), then take the table's write lock, probe again, and store the entry; when the load
-//   factor would pass 3/4 they fill a generation of twice the slots and publish it with one
-//   release store, so a reader sees either the old generation or the complete new one, never
-//   a torn state. Old generations are kept, since a reader may still be probing one: their
-//   sizes sum to less than the current one's.
+//   acquiring loads of slots along a linear probe; a slot whose first word is 0 is empty and
+//   ends the probe.
+// - Writers build what they store first, outside any lock (building may consult this or other
+//   tables), then take the table's write lock, probe again, and fill the slot, its first word
+//   last with release ordering, so that a reader who sees the first word sees the others. When
+//   the load factor would pass 3/4 they fill a generation of twice the slots and publish it
+//   with one release store, so a reader sees either the old generation or the complete new
+//   one, never a torn state. Old generations are kept, since a reader may still be probing
+//   one: their sizes sum to less than the current one's.
 // - Entries are never removed: metadata lives for the life of the process, and so do the
-//   answers about it. A miss in an old generation is not an answer; callers fall back to the
-//   locked path, which looks again in the current one.
+//   answers about it. A word table's value may be replaced, under the write lock. A miss, or an
+//   outdated value, in an old generation is not an answer; callers fall back to the locked
+//   path, which looks again in the current one.
 //
-// The entries are concrete, non-generic classes (TypeRecord, ConformanceAnswer, …), and the
+// Object entries are concrete, non-generic classes (TypeRecord, ProtocolIndex, …), and the
 // table is a generic struct specialized for them: reading a field of a generic class would need
 // its metadata, which the runtime instantiates through a cache lookup on every access.
 //
 // The roots of the process-wide tables are static C storage (CMetadata/include/CMDCacheStorage.h),
-// so that reading one needs no `swift_once`; tables that belong to an object (one protocol's
-// records by type) allocate theirs.
+// so that reading one needs no `swift_once`; nested tables and tables that belong to an object
+// (one protocol's records by type) allocate theirs.
 
 public import CMetadata
 import Synchronization
@@ -115,42 +127,269 @@ enum CacheTable: Int, CaseIterable {
     case typeConformances
 }
 
-/// A lock-free, insert-only, growable hash table of immortal entries.
+/// One slot of a table generation: `stride` consecutive words, the first 0 while the slot is
+/// empty.
 @usableFromInline
 @safe
-struct ConcurrentTable<Entry: CacheEntry>: Sendable {
+struct TableSlot {
+    /// The generation.
+    @usableFromInline
+    nonisolated(unsafe) let slots: UnsafeMutableRawPointer
+    /// The index of the slot's first word.
+    @usableFromInline
+    let base: UInt
+
+    @inlinable
+    @inline(__always)
+    init(slots: UnsafeMutableRawPointer, base: UInt) {
+        unsafe self.slots = slots
+        self.base = base
+    }
+
+    /// Reads one of the slot's words, with acquire ordering.
+    /// - Parameter word: The word, below the table's stride.
+    /// - Returns: Its value.
+    @inlinable
+    @inline(__always)
+    func load(_ word: UInt) -> UInt { unsafe cmd_tableWordLoad(slots, base &+ word) }
+
+    /// Writes one of the slot's words, with release ordering (under the write lock only).
+    /// - Parameters:
+    ///   - word: The word, below the table's stride.
+    ///   - value: Its value.
+    func store(_ word: UInt, _ value: UInt) { unsafe cmd_tableWordStore(slots, base &+ word, value) }
+}
+
+/// The generations of one table, and the mechanism every table shares: lock-free probing,
+/// locked inserts, growth by publishing a larger generation. The views ``ConcurrentTable`` (one
+/// word per slot: an entry's address) and ``ConcurrentWordTable`` (two: a key and a value)
+/// decide only what a slot's words hold, and pass their stride to every call, so that the probe
+/// is compiled for it.
+@usableFromInline
+@safe
+struct TableGenerations: Sendable {
     /// The root: the current generation of slots.
     @usableFromInline
     nonisolated(unsafe) let root: UnsafeMutableRawPointer
+
+    @inlinable
+    @inline(__always)
+    init(root: UnsafeMutableRawPointer) {
+        unsafe self.root = root
+    }
+
+    /// Probes the current generation without locking: from the hash's slot to the first empty
+    /// one, for the first slot `matches` accepts.
+    /// - Parameters:
+    ///   - hash: The key's hash.
+    ///   - stride: The words per slot.
+    ///   - matches: Whether an occupied slot holds the key.
+    /// - Returns: The slot, or `nil`.
+    @inlinable
+    @inline(__always)
+    func find(hash: UInt, stride: UInt, where matches: (TableSlot) -> Bool) -> TableSlot? {
+        // One load gives the generation and its size.
+        let view = unsafe cmd_tableView(root)
+        guard let slots = unsafe view.slots else { return nil }
+        return unsafe Self.find(in: slots, mask: view.mask, hash: hash, stride: stride, where: matches)
+    }
+
+    /// Probes one generation.
+    @inlinable
+    @inline(__always)
+    static func find(
+        in slots: UnsafeMutableRawPointer,
+        mask: UInt,
+        hash: UInt,
+        stride: UInt,
+        where matches: (TableSlot) -> Bool
+    ) -> TableSlot? {
+        var index = hash
+        while true {
+            let slot = unsafe TableSlot(slots: slots, base: (index & mask) &* stride)
+            if slot.load(0) == 0 { return nil }
+            if matches(slot) { return slot }
+            index &+= 1
+        }
+    }
+
+    /// Finds a key's slot in the current generation under the table's write lock, or, when the
+    /// key is absent, the empty slot where it goes, growing the table first when one more entry
+    /// would pass a load factor of 3/4. An empty slot is counted as occupied: `body` must fill
+    /// it, its first word last.
+    /// - Parameters:
+    ///   - hash: The key's hash.
+    ///   - stride: The words per slot.
+    ///   - matches: Whether an occupied slot holds the key.
+    ///   - rehash: The hash of an occupied slot's key, for growing.
+    ///   - body: Given the slot and whether it is occupied.
+    /// - Returns: What `body` returns.
+    func withLockedSlot<R>(
+        hash: UInt,
+        stride: UInt,
+        where matches: (TableSlot) -> Bool,
+        rehash: (TableSlot) -> UInt,
+        _ body: (TableSlot, _ occupied: Bool) -> R
+    ) -> R {
+        TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
+            var slots = unsafe cmd_tableLoad(root)
+            if let current = unsafe slots,
+                let existing = unsafe Self.find(
+                    in: current,
+                    mask: cmd_tableMask(current),
+                    hash: hash,
+                    stride: stride,
+                    where: matches
+                )
+            {
+                return body(existing, true)
+            }
+            let count = unsafe slots.map { unsafe Int(cmd_tableCount($0)) } ?? 0
+            let capacity = unsafe slots.map { unsafe Int(cmd_tableMask($0)) + 1 } ?? 0
+            if (count + 1) * 4 > capacity * 3 {
+                let grown = unsafe Self.generation(capacity: max(capacity * 2, 16), stride: stride)
+                if let old = unsafe slots {
+                    unsafe Self.copy(old, into: grown, stride: stride, rehash: rehash)
+                }
+                unsafe cmd_tablePublish(root, grown)
+                unsafe slots = grown
+            }
+            guard let target = unsafe slots else { fatalError("unreachable: a table generation was just published") }
+            unsafe cmd_tableSetCount(target, UInt(count + 1))
+            return body(unsafe Self.emptySlot(in: target, hash: hash, stride: stride), false)
+        }
+    }
+
+    /// Publishes a first generation filled before any reader sees the table, no lock taken.
+    /// - Parameters:
+    ///   - count: The number of entries.
+    ///   - stride: The words per slot.
+    ///   - fill: Stores the entries, each in the slot that `emptySlot(hash)` returns for its
+    ///     key's hash.
+    func publishFilled(count: Int, stride: UInt, _ fill: (_ emptySlot: (UInt) -> TableSlot) -> Void) {
+        var capacity = 16
+        while capacity * 3 < count * 4 { capacity *= 2 }
+        let slots = unsafe Self.generation(capacity: capacity, stride: stride)
+        fill { hash in unsafe Self.emptySlot(in: slots, hash: hash, stride: stride) }
+        unsafe cmd_tableSetCount(slots, UInt(count))
+        unsafe cmd_tablePublish(root, slots)
+    }
+
+    /// A new, empty generation.
+    private static func generation(capacity: Int, stride: UInt) -> UnsafeMutableRawPointer {
+        guard let slots = unsafe cmd_tableAllocate(UInt(capacity), stride) else {
+            fatalError("RuntimeMetadata: out of memory growing a cache table to \(capacity) slots")
+        }
+        return unsafe slots
+    }
+
+    /// Copies every occupied slot of a generation into a larger one, each slot's first word last.
+    private static func copy(
+        _ old: UnsafeMutableRawPointer,
+        into grown: UnsafeMutableRawPointer,
+        stride: UInt,
+        rehash: (TableSlot) -> UInt
+    ) {
+        for index in unsafe 0...cmd_tableMask(old) {
+            let slot = unsafe TableSlot(slots: old, base: index &* stride)
+            guard slot.load(0) != 0 else { continue }
+            let target = unsafe emptySlot(in: grown, hash: rehash(slot), stride: stride)
+            for word in (0..<stride).reversed() { target.store(word, slot.load(word)) }
+        }
+        unsafe cmd_tableSetCount(grown, cmd_tableCount(old))
+    }
+
+    /// The first empty slot of a hash's probe sequence.
+    private static func emptySlot(in slots: UnsafeMutableRawPointer, hash: UInt, stride: UInt) -> TableSlot {
+        let mask = unsafe cmd_tableMask(slots)
+        var index = hash
+        while true {
+            let slot = unsafe TableSlot(slots: slots, base: (index & mask) &* stride)
+            if slot.load(0) == 0 { return slot }
+            index &+= 1
+        }
+    }
+
+    /// The occupied slots and the bytes of every generation (the current one and those it grew
+    /// from).
+    /// - Parameter stride: The words per slot.
+    /// - Returns: The entries, and the bytes of the generations.
+    func footprint(stride: UInt) -> (entries: Int, slotBytes: Int) {
+        TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
+            guard let slots = unsafe cmd_tableLoad(root) else { return (0, 0) }
+            var bytes = 0
+            var generation = unsafe Int(cmd_tableMask(slots)) + 1
+            while generation >= 16 {
+                bytes += 2 * MemoryLayout<UInt>.size + generation * Int(stride) * MemoryLayout<UInt>.size
+                generation /= 2
+            }
+            return (unsafe Int(cmd_tableCount(slots)), bytes)
+        }
+    }
+
+    /// Every occupied slot of the current generation, in slot order, under the write lock.
+    /// - Parameters:
+    ///   - stride: The words per slot.
+    ///   - body: Called with each slot.
+    func forEachOccupied(stride: UInt, _ body: (TableSlot) -> Void) {
+        TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
+            guard let slots = unsafe cmd_tableLoad(root) else { return }
+            for index in unsafe 0...cmd_tableMask(slots) {
+                let slot = unsafe TableSlot(slots: slots, base: index &* stride)
+                if slot.load(0) != 0 { body(slot) }
+            }
+        }
+    }
+}
+
+/// A lock-free, insert-only, growable hash table of immortal entries: each slot holds an
+/// entry's address, and the entry holds its key.
+@usableFromInline
+@safe
+struct ConcurrentTable<Entry: CacheEntry>: Sendable {
+    /// The generations.
+    @usableFromInline
+    let generations: TableGenerations
+
+    /// One word per slot: the entry's address.
+    @usableFromInline
+    static var stride: UInt { 1 }
 
     /// The process-wide table of a kind; each entry type has its own.
     /// - Parameter table: The table.
     @inlinable
     @inline(__always)
     init(_ table: CacheTable) {
-        unsafe root = cmd_cacheRoot(table.rawValue)
+        generations = unsafe TableGenerations(root: cmd_cacheRoot(table.rawValue))
     }
 
     /// A new, empty table with a root of its own, which lives as long as the process.
     init() {
-        unsafe root = cmd_tableRootAllocate()
+        generations = unsafe TableGenerations(root: cmd_tableRootAllocate())
     }
 
     /// A new table with a root of its own, filled with entries before any reader sees it: one
     /// generation sized for them, no lock taken. Later inserts grow it as usual.
     /// - Parameter entries: The entries, each with a different key.
     init(filledWith entries: [Entry]) {
-        unsafe root = cmd_tableRootAllocate()
+        self.init()
         guard !entries.isEmpty else { return }
-        var capacity = 16
-        while capacity * 3 < entries.count * 4 { capacity *= 2 }
-        let slots = unsafe Self.generation(capacity: capacity, copying: nil)
-        for entry in entries {
-            let retained = unsafe Unmanaged.passRetained(entry)
-            unsafe Self.store(UInt(bitPattern: retained.toOpaque()), hash: entry.tableKey.cacheHash, in: slots)
+        generations.publishFilled(count: entries.count, stride: Self.stride) { emptySlot in
+            for entry in entries {
+                let retained = unsafe Unmanaged.passRetained(entry)
+                emptySlot(entry.tableKey.cacheHash).store(0, UInt(bitPattern: unsafe retained.toOpaque()))
+            }
         }
-        unsafe cmd_tableSetCount(slots, UInt(entries.count))
-        unsafe cmd_tablePublish(root, slots)
+    }
+
+    /// The entry a slot holds.
+    @inlinable
+    @inline(__always)
+    static func entry(in slot: TableSlot) -> ImmortalReference<Entry> {
+        guard let address = unsafe UnsafeRawPointer(bitPattern: slot.load(0)) else {
+            fatalError("unreachable: an empty slot was read as an entry")
+        }
+        return unsafe ImmortalReference(unmanaged: Unmanaged<Entry>.fromOpaque(address))
     }
 
     /// Looks up a key without locking, allocating or reference counting.
@@ -159,26 +398,9 @@ struct ConcurrentTable<Entry: CacheEntry>: Sendable {
     @inlinable
     @inline(__always)
     func entry(for key: Entry.Key) -> ImmortalReference<Entry>? {
-        guard let slots = unsafe cmd_tableLoad(root) else { return nil }
-        return unsafe Self.probe(slots, for: key)
-    }
-
-    /// Probes one generation for a key: from the key's slot to the first empty one.
-    /// - Parameters:
-    ///   - slots: A generation.
-    ///   - key: The key.
-    /// - Returns: The entry, or `nil`.
-    @inlinable
-    @inline(__always)
-    static func probe(_ slots: UnsafeMutableRawPointer, for key: Entry.Key) -> ImmortalReference<Entry>? {
-        var index = key.cacheHash
-        while true {
-            let word = unsafe cmd_slotLoad(slots, index)
-            guard let address = unsafe UnsafeRawPointer(bitPattern: word) else { return nil }
-            let entry = unsafe ImmortalReference(unmanaged: Unmanaged<Entry>.fromOpaque(address))
-            if entry.withObject({ $0.tableKey == key }) { return entry }
-            index &+= 1
-        }
+        generations.find(hash: key.cacheHash, stride: Self.stride) { slot in
+            Self.entry(in: slot).withObject { $0.tableKey == key }
+        }.map(Self.entry(in:))
     }
 
     /// Returns the entry for a key, building and publishing one on the first request.
@@ -202,80 +424,119 @@ struct ConcurrentTable<Entry: CacheEntry>: Sendable {
     @inline(never)
     func insert(_ fresh: Entry) -> ImmortalReference<Entry> {
         let key = fresh.tableKey
-        return TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
-            var slots = unsafe cmd_tableLoad(root)
-            if let current = unsafe slots, let existing = unsafe Self.probe(current, for: key) { return existing }
-            let count = unsafe slots.map { unsafe Int(cmd_tableCount($0)) } ?? 0
-            let capacity = unsafe slots.map { unsafe Int(cmd_tableMask($0)) + 1 } ?? 0
-            if (count + 1) * 4 > capacity * 3 {
-                let grown = unsafe Self.generation(capacity: max(capacity * 2, 16), copying: slots)
-                unsafe cmd_tablePublish(root, grown)
-                unsafe slots = grown
-            }
-            guard let target = unsafe slots else { fatalError("unreachable: a table generation was just published") }
+        return generations.withLockedSlot(
+            hash: key.cacheHash,
+            stride: Self.stride,
+            where: { slot in Self.entry(in: slot).withObject { $0.tableKey == key } },
+            rehash: { slot in Self.entry(in: slot).withObject { $0.tableKey.cacheHash } }
+        ) { slot, occupied in
+            if occupied { return Self.entry(in: slot) }
             let entry = unsafe Unmanaged.passRetained(fresh)
-            unsafe Self.store(UInt(bitPattern: entry.toOpaque()), hash: key.cacheHash, in: target)
-            unsafe cmd_tableSetCount(target, UInt(count + 1))
+            slot.store(0, UInt(bitPattern: unsafe entry.toOpaque()))
             return unsafe ImmortalReference(unmanaged: entry)
         }
     }
 
-    /// Fills a new generation with the entries of the current one.
-    private static func generation(
-        capacity: Int,
-        copying old: UnsafeMutableRawPointer?
-    ) -> UnsafeMutableRawPointer {
-        guard let grown = unsafe cmd_tableAllocate(UInt(capacity)) else {
-            fatalError("RuntimeMetadata: out of memory growing a cache table to \(capacity) slots")
-        }
-        guard let old = unsafe old else { return unsafe grown }
-        let mask = unsafe cmd_tableMask(old)
-        for index in 0...mask {
-            let word = unsafe cmd_slotLoad(old, index)
-            guard let address = unsafe UnsafeRawPointer(bitPattern: word) else { continue }
-            let hash = unsafe Unmanaged<Entry>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.tableKey.cacheHash }
-            unsafe store(word, hash: hash, in: grown)
-        }
-        unsafe cmd_tableSetCount(grown, cmd_tableCount(old))
-        return unsafe grown
-    }
-
-    /// Stores a word in the first empty slot of its probe sequence.
-    private static func store(_ word: UInt, hash: UInt, in slots: UnsafeMutableRawPointer) {
-        var index = hash
-        while unsafe cmd_slotLoad(slots, index) != 0 { index &+= 1 }
-        unsafe cmd_slotStore(slots, index, word)
-    }
-
-    /// What the table holds now: its entries, and the bytes of its slot generations (the
-    /// current one and those it grew from).
-    var footprint: (entries: Int, slotBytes: Int) {
-        TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
-            guard let slots = unsafe cmd_tableLoad(root) else { return (0, 0) }
-            let capacity = unsafe Int(cmd_tableMask(slots)) + 1
-            var bytes = 0
-            var generation = capacity
-            while generation >= 16 {
-                bytes += 2 * MemoryLayout<UInt>.size + generation * MemoryLayout<UInt>.size
-                generation /= 2
-            }
-            return (unsafe Int(cmd_tableCount(slots)), bytes)
-        }
-    }
+    /// What the table holds now: its entries, and the bytes of its slot generations.
+    var footprint: (entries: Int, slotBytes: Int) { generations.footprint(stride: Self.stride) }
 
     /// Every entry, in slot order (under the write lock: for reports, not for lookups).
     var entries: [ImmortalReference<Entry>] {
-        TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
-            guard let slots = unsafe cmd_tableLoad(root) else { return [] }
-            let mask = unsafe cmd_tableMask(slots)
-            return (0...mask).compactMap { index in
-                let word = unsafe cmd_slotLoad(slots, index)
-                return unsafe UnsafeRawPointer(bitPattern: word).map {
-                    unsafe ImmortalReference(unmanaged: Unmanaged<Entry>.fromOpaque($0))
-                }
-            }
+        var entries: [ImmortalReference<Entry>] = []
+        generations.forEachOccupied(stride: Self.stride) { entries.append(Self.entry(in: $0)) }
+        return entries
+    }
+}
+
+/// A lock-free, insert-only, growable table of one-word values by one-word keys, both stored in
+/// the slot: a lookup reads one slot and no entry, and an entry costs two words, not an object.
+/// Keys are nonzero (addresses); a value may be updated in place, under the write lock.
+@usableFromInline
+@safe
+struct ConcurrentWordTable: Sendable {
+    /// The generations.
+    @usableFromInline
+    let generations: TableGenerations
+
+    /// Two words per slot: the key, then the value.
+    @usableFromInline
+    static var stride: UInt { 2 }
+
+    /// A new, empty table with a root of its own, which lives as long as the process.
+    init() {
+        generations = unsafe TableGenerations(root: cmd_tableRootAllocate())
+    }
+
+    /// The process-wide table of a kind.
+    /// - Parameter table: The table.
+    @inlinable
+    @inline(__always)
+    init(_ table: CacheTable) {
+        generations = unsafe TableGenerations(root: cmd_cacheRoot(table.rawValue))
+    }
+
+    /// The table whose root is at an address that ``nestedTable(orInsert:)`` stored.
+    @inlinable
+    @inline(__always)
+    init(rootAddress: UInt) {
+        guard let root = unsafe UnsafeMutableRawPointer(bitPattern: rootAddress) else {
+            fatalError("unreachable: a nested table's root is never null")
+        }
+        generations = unsafe TableGenerations(root: root)
+    }
+
+    /// The table nested under a key: a table of tables holds, as each key's value, the address
+    /// of another table's root, so that finding the inner table costs one slot and no object.
+    /// - Parameter key: The key, not 0.
+    /// - Returns: The nested table, or `nil` before ``nestedTable(orInsert:)`` made it.
+    @inlinable
+    @inline(__always)
+    func nestedTable(for key: UInt) -> ConcurrentWordTable? {
+        value(for: key).map(ConcurrentWordTable.init(rootAddress:))
+    }
+
+    /// The table nested under a key, made empty on the first request.
+    /// - Parameter key: The key, not 0.
+    /// - Returns: The nested table.
+    func nestedTable(orInsert key: UInt) -> ConcurrentWordTable {
+        if let existing = nestedTable(for: key) { return existing }
+        return ConcurrentWordTable(
+            rootAddress: update(key) { $0 ?? UInt(bitPattern: unsafe cmd_tableRootAllocate()) }
+        )
+    }
+
+    /// Looks up a key without locking or allocating.
+    /// - Parameter key: The key, not 0.
+    /// - Returns: The value, or `nil` when the key has none.
+    @inlinable
+    @inline(__always)
+    func value(for key: UInt) -> UInt? {
+        generations.find(hash: key.cacheHash, stride: Self.stride) { $0.load(0) == key }?.load(1)
+    }
+
+    /// Sets a key's value from its current one, under the table's write lock.
+    /// - Parameters:
+    ///   - key: The key, not 0.
+    ///   - transform: The new value, given the current one or `nil`.
+    /// - Returns: The value stored.
+    @discardableResult
+    func update(_ key: UInt, _ transform: (UInt?) -> UInt) -> UInt {
+        precondition(key != 0, "a word table's key is never 0")
+        return generations.withLockedSlot(
+            hash: key.cacheHash,
+            stride: Self.stride,
+            where: { $0.load(0) == key },
+            rehash: { $0.load(0).cacheHash }
+        ) { slot, occupied in
+            let value = transform(occupied ? slot.load(1) : nil)
+            slot.store(1, value)
+            if !occupied { slot.store(0, key) }
+            return value
         }
     }
+
+    /// What the table holds now: its entries, and the bytes of its slot generations.
+    var footprint: (entries: Int, slotBytes: Int) { generations.footprint(stride: Self.stride) }
 }
 
 /// The write locks of the tables, striped by root: writers are first questions, rare and short

@@ -1,7 +1,5 @@
 // Conformance.swift
 
-public import Synchronization
-
 /// The proof that one type conforms to one protocol: the witness table the runtime found.
 ///
 /// Get one from ``ProtocolDescriptor/conformance(of:)-(TypeMetadata)``. With it, read associated types, and
@@ -47,28 +45,19 @@ public struct Conformance: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(type.name): \(protocolDescriptor.qualifiedName)" }
 }
 
-/// One cached conformance answer for a (type, protocol) pair.
+/// The cached conformance answers: a table of protocols, each holding a nested table of
+/// answers by type metadata (``ConcurrentWordTable``).
 ///
-/// A positive answer never changes: images cannot be unloaded. A negative answer remembers the
-/// image count it was checked against and is checked again once more images are loaded. The
-/// entry is a key and one word (40 bytes, with the object header), so that an app's tens of
-/// thousands of answers stay small.
-@usableFromInline
-final class ConformanceAnswer: CacheEntry {
-    /// The (type, protocol) pair.
-    @usableFromInline
-    let tableKey: IdentityPair
-
-    init(_ key: IdentityPair) {
-        tableKey = key
-    }
-
-    /// The answer, in one word read with one load after the entry: 0 before any check; the
-    /// witness table's address (always even) once found; `imageCount << 1 | 1` once the type
-    /// was found not to conform with that many images loaded.
-    @usableFromInline
-    let state = Atomic<UInt>(0)
-}
+/// An answer is one word stored in the slot with its key: a warm question reads the protocol's
+/// slot (one of a program's few protocols, in the processor's caches) and one slot of its
+/// answers, and an answer costs two words, not an object. A positive answer never changes:
+/// images cannot be unloaded. A negative answer remembers the image count it was checked against
+/// and is checked again once more images are loaded.
+///
+/// The answer word: the witness table's address (always even) once found;
+/// `imageCount << 1 | 1` once the type was found not to conform with that many images loaded.
+@inlinable
+var conformanceAnswers: ConcurrentWordTable { ConcurrentWordTable(.conformanceAnswers) }
 
 /// What an answer's state word says for the images loaded now.
 @usableFromInline
@@ -103,10 +92,6 @@ final class TypeConformances: CacheEntry {
     }
 }
 
-/// Conformance answers by (type, protocol).
-@inlinable
-var conformanceAnswers: ConcurrentTable<ConformanceAnswer> { ConcurrentTable(.conformanceAnswers) }
-
 extension ProtocolDescriptor {
     /// Finds the conformance of a type to this protocol.
     ///
@@ -130,7 +115,7 @@ extension ProtocolDescriptor {
 
     /// The conformance of a metadata record, built from its cached answer.
     private func conformance(of metadata: MetadataReference) -> Conformance? {
-        guard let witnessTable = answer(for: metadata).witnessTable else { return nil }
+        guard let witnessTable = answer(for: metadata) else { return nil }
         return Conformance(
             type: TypeMetadata(immortalRecord: TypeRecord.immortalRecord(for: metadata)),
             protocolDescriptor: self,
@@ -143,7 +128,7 @@ extension ProtocolDescriptor {
     /// - Returns: The witness table.
     @inline(__always)
     func conformanceWitnessTable(of metadata: MetadataReference) -> WitnessTableReference? {
-        answer(for: metadata).witnessTable
+        answer(for: metadata)
     }
 
     /// Whether a type conforms to this protocol.
@@ -151,97 +136,83 @@ extension ProtocolDescriptor {
     /// - Returns: `true` when the runtime finds a conformance.
     @inlinable
     public func isConformed(by type: Any.Type) -> Bool {
-        answer(for: MetadataReference(type)).witnessTable != nil
+        answer(for: MetadataReference(type)) != nil
     }
 
-    /// The cached answer for a metadata record: the entry's state word when it holds an
-    /// answer for the images loaded now, otherwise the runtime's answer, published.
+    /// The cached answer for a metadata record: the answer its slot holds for the images loaded
+    /// now, otherwise the decision, published.
     ///
-    /// Keyed by the metadata itself; a warm answer is a lookup and one load, and reading the
+    /// Keyed by the metadata itself; a warm answer is two lookups, and reading the
     /// conformance's type record is left to the callers that need it. Everything else is kept
     /// out of line, so that the warm path stays small where it is inlined.
     /// - Parameter metadata: The type.
-    /// - Returns: The answer's entry, and the witness table when the type conforms.
+    /// - Returns: The witness table when the type conforms.
     @inlinable
     @inline(__always)
-    func answer(
-        for metadata: MetadataReference
-    ) -> (entry: ImmortalReference<ConformanceAnswer>, witnessTable: WitnessTableReference?) {
-        let key = IdentityPair(first: metadata.identity, second: reference.identity)
-        if let entry = conformanceAnswers.entry(for: key) {
-            switch KnownAnswer(entry.withObject { $0.state.load(ordering: .acquiring) }) {
-            case .conforms(let table): return (entry, table)
-            case .doesNotConform: return (entry, nil)
+    func answer(for metadata: MetadataReference) -> WitnessTableReference? {
+        if let answers = conformanceAnswers.nestedTable(for: reference.identity),
+            let state = answers.value(for: metadata.identity)
+        {
+            switch KnownAnswer(state) {
+            case .conforms(let table): return table
+            case .doesNotConform: return nil
             case .unknown: break
             }
         }
-        return newAnswer(for: metadata, key: key)
+        return newAnswer(for: metadata)
     }
 
-    /// Makes the entry if needed, decides from the protocol's records (or, where records do not
-    /// decide, asks the runtime) and publishes the answer.
+    /// Decides from the protocol's records (or, where records do not decide, asks the runtime)
+    /// and publishes the answer.
     @usableFromInline
     @inline(never)
-    func newAnswer(
-        for metadata: MetadataReference,
-        key: IdentityPair
-    ) -> (entry: ImmortalReference<ConformanceAnswer>, witnessTable: WitnessTableReference?) {
+    func newAnswer(for metadata: MetadataReference) -> WitnessTableReference? {
         let imageCount = ImageGeneration.refreshedCount
-        return Self.answer(for: metadata, protocol: reference, key: key, imageCount: imageCount) {
+        return Self.answer(for: metadata, protocol: reference, imageCount: imageCount) {
             ProtocolIndex.index(of: reference, imageCount: imageCount).withObject { index in
                 reference.decideConformance(of: metadata) { descriptor in index.records(of: descriptor)?.object.all }
             }
         }
     }
 
-    /// The answer's entry for a pair, created if needed; an answer it holds for the images
-    /// loaded now, or else `decide`'s decision (the runtime's answer where the records do not
-    /// decide), published.
+    /// An answer for a pair that holds for the images loaded now, or else `decide`'s decision
+    /// (the runtime's answer where the records do not decide), published.
     /// - Parameters:
     ///   - metadata: The type.
     ///   - protocolReference: The protocol.
-    ///   - key: The pair's key.
     ///   - imageCount: The images the decision's records come from.
     ///   - decide: Decides from the records.
-    /// - Returns: The entry, and the witness table when the type conforms.
+    /// - Returns: The witness table when the type conforms.
     static func answer(
         for metadata: MetadataReference,
         protocol protocolReference: ProtocolReference,
-        key: IdentityPair,
         imageCount: Int,
         decide: () -> ConformanceDecision
-    ) -> (entry: ImmortalReference<ConformanceAnswer>, witnessTable: WitnessTableReference?) {
-        let entry = conformanceAnswers.entry(for: key) { ConformanceAnswer(key) }
-        switch KnownAnswer(entry.withObject { $0.state.load(ordering: .acquiring) }) {
-        case .conforms(let table): return (entry, table)
-        case .doesNotConform: return (entry, nil)
-        case .unknown: break
-        }
-        let table: WitnessTableReference?
-        switch decide() {
-        case .conforms(let found): table = found
-        case .doesNotConform: table = nil
-        case .askRuntime: table = protocolReference.witnessTable(for: metadata)
-        }
-        let published: WitnessTableReference? = entry.withObject { answer in
-            guard let table else {
-                // A racing thread may have found the conformance after a newer image was loaded;
-                // a positive answer is never replaced.
-                let state = answer.state.load(ordering: .acquiring)
-                if state & 1 == 1 || state == 0 {
-                    _ = answer.state.compareExchange(
-                        expected: state,
-                        desired: UInt(imageCount) << 1 | 1,
-                        ordering: .acquiringAndReleasing
-                    )
-                }
-                return nil
+    ) -> WitnessTableReference? {
+        let answers = conformanceAnswers.nestedTable(orInsert: protocolReference.identity)
+        if let state = answers.value(for: metadata.identity) {
+            switch KnownAnswer(state) {
+            case .conforms(let table): return table
+            case .doesNotConform: return nil
+            case .unknown: break
             }
-            // Racing first questions find the same table.
-            answer.state.store(table.identity, ordering: .releasing)
-            return table
         }
-        return (entry, published)
+        let found: WitnessTableReference?
+        switch decide() {
+        case .conforms(let table): found = table
+        case .doesNotConform: found = nil
+        case .askRuntime: found = protocolReference.witnessTable(for: metadata)
+        }
+        let stored = answers.update(metadata.identity) { current in
+            // A positive answer is never replaced: racing first questions find the same table,
+            // and a conformance found with fewer images holds with more.
+            if let current, current & 1 == 0 { return current }
+            if let found { return found.identity }
+            // A racing thread may have decided after a newer image was loaded.
+            if let current, Int(current >> 1) > imageCount { return current }
+            return UInt(imageCount) << 1 | 1
+        }
+        return stored & 1 == 0 ? WitnessTableReference(identity: stored) : nil
     }
 
     /// The conformance records of this protocol in every loaded image, generic types included.
@@ -313,18 +284,16 @@ extension TypeMetadata {
         }
         var result: [ProtocolDescriptor] = []
         for protocolReference in protocols {
-            let key = IdentityPair(first: metadata.identity, second: protocolReference.identity)
-            let answer = ProtocolDescriptor.answer(
+            let witnessTable = ProtocolDescriptor.answer(
                 for: metadata,
                 protocol: protocolReference,
-                key: key,
                 imageCount: imageCount
             ) {
                 protocolReference.decideConformance(of: metadata) { descriptor in
                     found.filter { $0.protocolReference == protocolReference && $0.typeDescriptor == descriptor }
                 }
             }
-            if answer.witnessTable != nil { result.append(ProtocolDescriptor(protocolReference)) }
+            if witnessTable != nil { result.append(ProtocolDescriptor(protocolReference)) }
         }
         return result.sorted { $0.qualifiedName < $1.qualifiedName }
     }

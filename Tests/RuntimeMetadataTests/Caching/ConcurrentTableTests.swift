@@ -96,4 +96,65 @@ struct ConcurrentTableTests {
         #expect(held.count == keys.count)
         for list in identities { #expect(Set(list).isSubset(of: held)) }
     }
+
+    @Test("A word table keeps its keys and values in the slots, grows to 1,000,000 and updates in place")
+    func wordTableGrowsAndUpdates() {
+        let table = ConcurrentWordTable()
+        #expect(table.value(for: 1) == nil)
+        let count: UInt = 1_000_000
+        let base: UInt = 0x7F00_0000_0000
+        for index in 0..<count {
+            let key = base + index * 16
+            let stored = table.update(key) { current in
+                #expect(current == nil)
+                return key &* 3
+            }
+            #expect(stored == key &* 3)
+        }
+        var wrong = 0
+        for index in 0..<count where table.value(for: base + index * 16) != (base + index * 16) &* 3 { wrong += 1 }
+        #expect(wrong == 0)
+        for index in 0..<1000 as Range<UInt> { #expect(table.value(for: base + index * 16 + 8) == nil) }
+        // An update sees the current value, and replaces it without adding an entry.
+        let key = base + 16 * 500
+        #expect(table.update(key) { ($0 ?? 0) + 1 } == key &* 3 + 1)
+        #expect(table.value(for: key) == key &* 3 + 1)
+        let footprint = table.footprint
+        #expect(footprint.entries == Int(count))
+        // Two words a slot, load factor at most 3/4, generations summing to less than twice the
+        // current one.
+        #expect(footprint.slotBytes >= Int(count) * 16 * 4 / 3)
+        #expect(footprint.slotBytes <= Int(count) * 16 * 2 * 8 / 3 + 1024)
+    }
+
+    @Test("Racing updates and reads of a word table: one value per key, never a torn slot")
+    func racingWordTable() async {
+        let table = ConcurrentWordTable()
+        let keys: [UInt] = (0..<20_000).map { 0x5000_0000 + UInt($0) * 48 }
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<6 {
+                group.addTask {
+                    var failures = 0
+                    let order = worker.isMultiple(of: 2) ? keys : keys.reversed()
+                    for (position, key) in order.enumerated() {
+                        // The first writer's value wins; later ones keep it.
+                        let stored = table.update(key) { $0 ?? key &* 3 &+ UInt(worker & 1) }
+                        if table.value(for: key) != stored { failures += 1 }
+                        let earlier = order[position / 2]
+                        guard let value = table.value(for: earlier) else {
+                            failures += 1
+                            continue
+                        }
+                        if value != earlier &* 3 && value != earlier &* 3 &+ 1 { failures += 1 }
+                    }
+                    return failures
+                }
+            }
+            var total = 0
+            for await failures in group { total += failures }
+            return total
+        }
+        #expect(failures == 0, "a reader missed an entry, or saw a key with another key's value")
+        #expect(table.footprint.entries == keys.count)
+    }
 }
