@@ -142,7 +142,7 @@ extension ProtocolDescriptor {
     /// The cached answer for a metadata record: the answer its slot holds for the images loaded
     /// now, otherwise the decision, published.
     ///
-    /// Keyed by the metadata itself; a warm answer is two lookups, and reading the
+    /// Keyed by the metadata itself; a warm answer is one slot of the protocol's answers, and reading the
     /// conformance's type record is left to the callers that need it. Everything else is kept
     /// out of line, so that the warm path stays small where it is inlined.
     /// - Parameter metadata: The type.
@@ -150,9 +150,7 @@ extension ProtocolDescriptor {
     @inlinable
     @inline(__always)
     func answer(for metadata: MetadataReference) -> WitnessTableReference? {
-        if let answers = conformanceAnswers.nestedTable(for: reference.identity),
-            let state = answers.value(for: metadata.identity)
-        {
+        if let state = answers.value(for: metadata.identity) {
             switch KnownAnswer(state) {
             case .conforms(let table): return table
             case .doesNotConform: return nil

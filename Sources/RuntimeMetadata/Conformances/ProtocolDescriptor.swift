@@ -18,9 +18,28 @@ public struct ProtocolDescriptor: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline
     let reference: ProtocolReference
 
+    /// The protocol's cached conformance answers, found once here so that a warm question reads
+    /// one slot of them and nothing else (the DocC article "Caching").
+    @usableFromInline
+    let answers: ConcurrentWordTable
+
     init(_ reference: ProtocolReference) {
         self.reference = reference
+        answers = conformanceAnswers.nestedTable(orInsert: reference.identity)
     }
+
+    /// Two descriptors are equal when they are the same protocol.
+    /// - Parameters:
+    ///   - lhs: A protocol.
+    ///   - rhs: Another.
+    /// - Returns: Whether they are the same.
+    public static func == (lhs: ProtocolDescriptor, rhs: ProtocolDescriptor) -> Bool {
+        lhs.reference == rhs.reference
+    }
+
+    /// Hashes the protocol's identity.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) { hasher.combine(reference) }
 
     /// The marker protocols of the standard library, which have no runtime records.
     public static var markerProtocolNames: Set<String> { Set(markerProtocolNameList) }
