@@ -28,8 +28,10 @@ public struct Arguments: Equatable, Sendable {
     public var image: String?
     /// Whether to print JSON (`--json`).
     public var json = false
-    /// Whether help was asked for (`--help`).
+    /// Whether help was asked for (`--help`, or `help SUBCOMMAND`).
     public var help = false
+    /// Whether the version was asked for (`--version`).
+    public var version = false
     /// Kinds to list (`types --kind`, repeatable).
     public var kinds: [String] = []
     /// A protocol name filter (`conformances --protocol`).
@@ -43,28 +45,47 @@ public struct Arguments: Equatable, Sendable {
     public static let kindNames: Set<String> = ["struct", "enum", "class", "protocol"]
 
     /// Parses a command line, without the program name.
+    ///
+    /// Options may come before or after the subcommand, as with `git -C dir status`:
+    /// `metadata-inspect --load lib.so conformances --json` is
+    /// `metadata-inspect conformances --load lib.so --json`. The subcommand is the first argument
+    /// that is neither an option nor an option's value. `help SUBCOMMAND` is `SUBCOMMAND --help`.
     /// - Parameter arguments: The arguments.
     /// - Throws: ``InspectorError/usage(_:)`` naming the bad argument.
     public init(parsing arguments: [String]) throws(InspectorError) {
-        var remaining = arguments[...]
-        if let first = remaining.first, !first.hasPrefix("-") {
-            guard let subcommand = Subcommand(rawValue: first) else {
-                throw .usage("unknown subcommand '\(first)'; expected one of \(Self.subcommandList)")
+        var remaining = arguments
+        if let position = Self.subcommandPosition(in: arguments) {
+            let word = arguments[position]
+            remaining.remove(at: position)
+            if word == "help" {
+                help = true
+                if let topicPosition = Self.subcommandPosition(in: remaining) {
+                    let topic = remaining.remove(at: topicPosition)
+                    guard let subcommand = Subcommand(rawValue: topic) else {
+                        throw .usage("unknown subcommand '\(topic)' for 'help'; expected one of \(Self.subcommandList)")
+                    }
+                    self.subcommand = subcommand
+                }
+            } else {
+                guard let subcommand = Subcommand(rawValue: word) else {
+                    throw .usage("unknown subcommand '\(word)'; expected one of \(Self.subcommandList)")
+                }
+                self.subcommand = subcommand
             }
-            self.subcommand = subcommand
-            remaining = remaining.dropFirst()
         }
+        var rest = remaining[...]
         func value(for option: String) throws(InspectorError) -> String {
-            guard let next = remaining.first, !next.hasPrefix("--") else {
+            guard let next = rest.first, !next.hasPrefix("--") else {
                 throw .usage("option '\(option)' needs a value")
             }
-            remaining = remaining.dropFirst()
+            rest = rest.dropFirst()
             return next
         }
-        while let argument = remaining.first {
-            remaining = remaining.dropFirst()
+        while let argument = rest.first {
+            rest = rest.dropFirst()
             switch argument {
             case "--help", "-h": help = true
+            case "--version": version = true
             case "--json": json = true
             case "--load": loads.append(try value(for: argument))
             case "--image": image = try value(for: argument)
@@ -86,9 +107,24 @@ public struct Arguments: Equatable, Sendable {
                 layoutType = argument
             }
         }
-        if subcommand == .layout && layoutType == nil && !help {
+        if subcommand == .layout && layoutType == nil && !help && !version {
             throw .usage("'layout' needs a TYPE argument")
         }
+    }
+
+    /// The options that take a value, whatever the subcommand: their values are skipped when
+    /// looking for the subcommand.
+    private static let optionsWithValues: Set<String> = ["--load", "--image", "--kind", "--protocol", "--type"]
+
+    /// The position of the first argument that is neither an option nor an option's value.
+    private static func subcommandPosition(in arguments: [String]) -> Int? {
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if !argument.hasPrefix("-") { return index }
+            index += optionsWithValues.contains(argument) ? 2 : 1
+        }
+        return nil
     }
 
     private static var subcommandList: String { Subcommand.allCases.map(\.rawValue).joined(separator: ", ") }
@@ -102,13 +138,17 @@ public struct Arguments: Equatable, Sendable {
               --load PATH           Load a Swift shared library first (repeatable).
               --image PATH-OR-NAME  Restrict listings to one image; a bare file name matches by name.
               --json                Print one JSON document instead of aligned text.
-              --help                Show this help.
+              --help                Show this help (also: metadata-inspect help SUBCOMMAND).
+              --version             Print the version.
+
+            Options may come before or after the subcommand.
             """
         let usage: String
         switch subcommand {
         case .summary:
             usage = """
-                USAGE: metadata-inspect [summary] [options]
+                USAGE: metadata-inspect [options] [summary] [options]
+                       metadata-inspect help [SUBCOMMAND]
 
                 Counts the types, protocols and conformances of every loaded Swift image, largest first.
                 Subcommands: \(subcommandList).

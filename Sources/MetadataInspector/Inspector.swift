@@ -5,6 +5,9 @@ import RuntimeMetadata
 /// The logic of `metadata-inspect`: parses a command line, loads libraries, and reports on the
 /// process's Swift images through RuntimeMetadata's public API.
 public enum Inspector {
+    /// The version `--version` prints, the package's (the README's installation names it).
+    public static let version = "0.1.0"
+
     /// What a run printed and how it ended.
     public struct Outcome: Equatable, Sendable {
         /// Standard output.
@@ -21,6 +24,9 @@ public enum Inspector {
     public static func run(_ arguments: [String]) -> Outcome {
         do {
             let parsed = try Arguments(parsing: arguments)
+            if parsed.version {
+                return Outcome(output: "metadata-inspect \(version)\n", error: "", status: 0)
+            }
             if parsed.help {
                 return Outcome(output: Arguments.help(for: parsed.subcommand) + "\n", error: "", status: 0)
             }

@@ -171,6 +171,24 @@ private let badInputCases: [BadInputCase] = [
         status: 2,
         message: "unexpected argument 'extra'"
     ),
+    .init(
+        name: "a bare word after options is the subcommand",
+        arguments: { ["--json", "extra"] },
+        status: 2,
+        message: "unknown subcommand 'extra'"
+    ),
+    .init(
+        name: "help for an unknown subcommand",
+        arguments: { ["help", "frobnicate"] },
+        status: 2,
+        message: "unknown subcommand 'frobnicate' for 'help'"
+    ),
+    .init(
+        name: "an option value is not the subcommand",
+        arguments: { ["--image", "types"] },
+        status: 1,
+        message: "no loaded Swift image"
+    ),
 ]
 
 @Suite("Inspector bad input")
@@ -183,6 +201,51 @@ struct InspectorBadInputTests {
         #expect(outcome.output.isEmpty)
         #expect(outcome.error.hasPrefix("error: "))
         #expect(outcome.error.contains(badCase.message), "\(outcome.error)")
+    }
+
+    @Test(
+        "Options before the subcommand act as after it",
+        arguments: [
+            (["--json", "conformances", "--type", "Swift.Int"], ["conformances", "--type", "Swift.Int", "--json"]),
+            (
+                ["--image", "libswiftCore.so", "types", "--kind", "enum"],
+                ["types", "--image", "libswiftCore.so", "--kind", "enum"]
+            ),
+            (["--kind", "struct", "--json", "types"], ["types", "--kind", "struct", "--json"]),
+            (["--json", "layout", "Swift.Int"], ["layout", "Swift.Int", "--json"]),
+            (["--image", "libswiftCore.so"], ["summary", "--image", "libswiftCore.so"]),
+        ]
+    )
+    func optionsBeforeTheSubcommand(_ before: [String], _ after: [String]) throws {
+        #expect(try Arguments(parsing: before) == Arguments(parsing: after))
+        let first = Inspector.run(before)
+        let second = Inspector.run(after)
+        #expect(first.status == 0, "\(first.error)")
+        #expect(!first.output.isEmpty)
+        #expect(first == second)
+    }
+
+    @Test("--version prints the version, before or after a subcommand")
+    func version() {
+        for arguments in [["--version"], ["conformances", "--version"], ["--version", "layout"]] {
+            let outcome = Inspector.run(arguments)
+            #expect(outcome.status == 0)
+            #expect(outcome.output == "metadata-inspect \(Inspector.version)\n")
+            #expect(outcome.error.isEmpty)
+        }
+        let parts = Inspector.version.split(separator: ".")
+        #expect(parts.count == 3 && parts.allSatisfy { Int($0) != nil }, "not MAJOR.MINOR.PATCH: \(Inspector.version)")
+    }
+
+    @Test("help SUBCOMMAND prints what SUBCOMMAND --help prints")
+    func helpSubcommand() {
+        for subcommand in Arguments.Subcommand.allCases {
+            let outcome = Inspector.run(["help", subcommand.rawValue])
+            #expect(outcome == Inspector.run([subcommand.rawValue, "--help"]))
+            #expect(outcome.output.hasPrefix("USAGE: metadata-inspect"))
+        }
+        #expect(Inspector.run(["help"]) == Inspector.run(["--help"]))
+        #expect(Inspector.run(["help"]).output.contains("help [SUBCOMMAND]"))
     }
 
     @Test("Every subcommand has help")
