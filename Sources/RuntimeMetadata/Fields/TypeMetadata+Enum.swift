@@ -6,12 +6,19 @@ extension TypeMetadata {
     /// ```swift
     /// let tag = try TypeMetadata(Shape.self).tag(of: Shape.circle(radius: 1))
     /// ```
-    /// - Parameter value: A value of this enum type.
+    /// - Parameter value: A value of this enum type, or an existential (`Any`, `any P`) holding one.
     /// - Returns: The tag.
     /// - Throws: ``RuntimeMetadataError/wrongKind(typeName:expected:)`` when this is not an enum,
     ///   ``RuntimeMetadataError/typeMismatch(expected:actual:context:)`` when `value` is not of this type.
     public func tag<Value>(of value: Value) throws(RuntimeMetadataError) -> Int {
-        try enumTag(of: value)
+        if let enumType = openingType(for: Value.self) {
+            func open<T>(_: T.Type) -> Result<Int, RuntimeMetadataError> {
+                guard let typed = value as? T else { return .failure(existentialMismatch(value)) }
+                return Result { () throws(RuntimeMetadataError) in try enumTag(of: typed) }
+            }
+            return try _openExistential(enumType, do: open).get()
+        }
+        return try enumTag(of: value)
     }
 
     /// ``tag(of:)``, compiled into its callers.
@@ -25,7 +32,7 @@ extension TypeMetadata {
     }
 
     /// The case of an enum value.
-    /// - Parameter value: A value of this enum type.
+    /// - Parameter value: A value of this enum type, or an existential (`Any`, `any P`) holding one.
     /// - Returns: The case.
     /// - Throws: As ``tag(of:)``, and ``RuntimeMetadataError/missingReflectionMetadata(typeName:)``.
     public func enumCase<Value>(of value: Value) throws(RuntimeMetadataError) -> EnumCase {
@@ -38,10 +45,17 @@ extension TypeMetadata {
     }
 
     /// The name of an enum value's case, as `Mirror` reports it.
-    /// - Parameter value: A value of this enum type.
+    /// - Parameter value: A value of this enum type, or an existential (`Any`, `any P`) holding one.
     /// - Returns: The case name.
     /// - Throws: As ``enumCase(of:)``.
     public func caseName<Value>(of value: Value) throws(RuntimeMetadataError) -> String {
+        if let enumType = openingType(for: Value.self) {
+            func open<T>(_: T.Type) -> Result<String, RuntimeMetadataError> {
+                guard let typed = value as? T else { return .failure(existentialMismatch(value)) }
+                return Result { () throws(RuntimeMetadataError) in try caseName(of: typed) }
+            }
+            return try _openExistential(enumType, do: open).get()
+        }
         let tag = try enumTag(of: value)
         // The names alone, cached, read in place: copying a whole EnumCase, or retaining the
         // list, costs more than the lookup.
@@ -56,7 +70,7 @@ extension TypeMetadata {
     /// `destructiveProjectEnumData` witness and injecting the tag back, so nothing leaks and
     /// nothing is freed twice. Indirect payloads are read out of their box.
     /// - Parameters:
-    ///   - value: A value of this enum type.
+    ///   - value: A value of this enum type, or an existential (`Any`, `any P`) holding one.
     ///   - type: The type to return the payload as; the payload goes through `as?`.
     /// - Returns: The payload, or `nil` when the value's case has none.
     /// - Throws: As ``enumCase(of:)``, and ``RuntimeMetadataError/typeMismatch(expected:actual:context:)``
@@ -65,6 +79,13 @@ extension TypeMetadata {
         throws(RuntimeMetadataError)
         -> Payload?
     {
+        if let enumType = openingType(for: Value.self) {
+            func open<T>(_: T.Type) -> Result<Payload?, RuntimeMetadataError> {
+                guard let typed = value as? T else { return .failure(existentialMismatch(value)) }
+                return Result { () throws(RuntimeMetadataError) in try payload(of: typed, as: Payload.self) }
+            }
+            return try _openExistential(enumType, do: open).get()
+        }
         let enumCase = try enumCase(of: value)
         guard enumCase.hasPayload else { return nil }
         guard let payloadType = enumCase.payloadType, payloadType.isCopyable, payloadType.hasValueWitnesses else {
@@ -160,6 +181,30 @@ extension TypeMetadata {
         if isBuiltin { return TypeMetadata(Swift.type(of: value)) == self }
         func check<T>(_: T.Type) -> Bool { value is T }
         return _openExistential(type, do: check)
+    }
+
+    /// This enum's type, when a value of static type `Value` must be opened to reach it: `Value`
+    /// is an existential (`Any`, `any P`, a composition, `any Error`, `AnyObject`) and this type
+    /// is an enum. The value is then cast with `as?`, which looks through every kind of
+    /// container, nested ones and boxes included, as it does for any other value.
+    /// - Parameter valueType: The static type of the value given.
+    /// - Returns: The enum's type, or `nil` when no opening applies.
+    @inline(__always)
+    private func openingType<Value>(for valueType: Value.Type) -> Any.Type? {
+        let valueReference = MetadataReference(Value.self)
+        guard valueReference != reference, kind == .enum || kind == .optional else { return nil }
+        let valueKind = MetadataKind(rawValue: valueReference.rawKind)
+        guard valueKind == .existential || valueKind == .extendedExistential else { return nil }
+        return type
+    }
+
+    /// The error for an existential whose value is not of this enum type.
+    private func existentialMismatch<Value>(_ value: Value) -> RuntimeMetadataError {
+        .typeMismatch(
+            expected: name,
+            actual: String(reflecting: Swift.type(of: value as Any)),
+            context: "an enum value"
+        )
     }
 
     @inline(__always)

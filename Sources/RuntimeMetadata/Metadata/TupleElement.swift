@@ -14,6 +14,9 @@ public struct TupleElement: Hashable, Sendable, CustomStringConvertible {
     /// The byte offset of the element within the tuple.
     public let offset: Int
 
+    /// The tuple type the element belongs to.
+    let tupleType: MetadataReference
+
     /// The name `Mirror` uses for the element: its label, or `.0`, `.1` and so on.
     public var name: String { label ?? ".\(index)" }
 
@@ -32,9 +35,86 @@ extension TypeMetadata {
                     label: element.label.isEmpty ? nil : element.label,
                     index: index,
                     type: TypeMetadata(element.type),
-                    offset: element.offset
+                    offset: element.offset,
+                    tupleType: record.reference
                 )
             }
         }
     }
+}
+
+extension TupleElement {
+    /// Reads the element from a tuple value, typed, as ``Field/value(in:as:)`` reads a field.
+    ///
+    /// `root` is a value of the element's tuple type, or an `Any` (or other existential)
+    /// holding one. When `Value` is the element's exact type the read is a plain load;
+    /// otherwise the element's value goes through the runtime's `as?` cast.
+    ///
+    /// ```swift
+    /// let pair = (name: "x", count: 3)
+    /// let count = try TypeMetadata(type(of: pair)).tupleElements[1].value(in: pair, as: Int.self)
+    /// ```
+    /// - Parameters:
+    ///   - root: The tuple.
+    ///   - type: The type to read the element as.
+    /// - Returns: The element's value.
+    /// - Throws: ``RuntimeMetadataError/typeMismatch(expected:actual:context:)`` when `root` is not a
+    ///   value of the element's tuple type or the element's value is not a `Value`;
+    ///   ``RuntimeMetadataError/wrongKind(typeName:expected:)`` when the element's type cannot be
+    ///   copied.
+    public func value<Root, Value>(in root: Root, as type: Value.Type = Value.self) throws(RuntimeMetadataError)
+        -> Value
+    {
+        if MetadataReference(Value.self) == self.type.reference, MetadataReference(Root.self) == tupleType {
+            return OpaqueValueAccess.loadField(of: root, isReference: false, offset: offset, as: Value.self)
+        }
+        return try castValue(in: root, as: Value.self)
+    }
+
+    /// Reads the element from a tuple value as `Any`.
+    /// - Parameter root: The tuple, or an existential holding one.
+    /// - Returns: The element's value, boxed.
+    /// - Throws: As ``value(in:as:)``.
+    public func value<Root>(in root: Root) throws(RuntimeMetadataError) -> Any {
+        try value(in: root, as: Any.self)
+    }
+
+    /// The general read: the root projected out of any existential containers, and the value
+    /// cast to `Value` with `as?`.
+    @inline(never)
+    private func castValue<Root, Value>(in root: Root, as valueType: Value.Type) throws(RuntimeMetadataError)
+        -> Value
+    {
+        let elementType = type
+        guard elementType.isCopyable, elementType.hasValueWitnesses else {
+            throw .wrongKind(typeName: elementType.name, expected: "a copyable type with value witnesses")
+        }
+        // The runtime's cast does not take builtin types: their values move only as themselves.
+        if elementType.isBuiltin, Value.self != Any.self, TypeMetadata(Value.self) != elementType {
+            throw .typeMismatch(expected: elementType.name, actual: String(reflecting: Value.self), context: context)
+        }
+        let tuple = tupleType
+        let outcome = OpaqueValueAccess.readField(
+            of: root,
+            access: { $0 == tuple ? .inline : nil },
+            offset: offset,
+            fieldType: elementType.reference,
+            ownership: .strong,
+            as: Value.self
+        )
+        switch outcome {
+        case .done(let value):
+            return value
+        case .rootMismatch(let dynamicType):
+            throw .typeMismatch(
+                expected: TypeMetadata(tuple).name,
+                actual: TypeMetadata(dynamicType).name,
+                context: "the root of " + context
+            )
+        case .notCastable:
+            throw .typeMismatch(expected: elementType.name, actual: String(reflecting: Value.self), context: context)
+        }
+    }
+
+    private var context: String { "tuple element '\(name)' of '\(TypeMetadata(tupleType).name)'" }
 }

@@ -220,4 +220,50 @@ struct EnumTests {
         #expect(generic[1].payloadType == TypeMetadata(([Int], [Int]).self))
         #expect(try TypeMetadata(EmptyEnum.self).cases.isEmpty)
     }
+
+    @Test(
+        "Existential values: Any, any P, any Error and generic code answer as the concrete value does",
+        arguments: multiPayloadValues
+    )
+    func existentialValues(_ value: MultiPayloadEnum) throws {
+        let metadata = TypeMetadata(MultiPayloadEnum.self)
+        let asAny: Any = value
+        let asEquatable: any Equatable = value
+        let nested: Any = asAny as Any
+        for boxed in [asAny, asEquatable as Any, nested] {
+            #expect(try metadata.caseName(of: boxed) == switchName(value))
+            #expect(try metadata.tag(of: boxed) == metadata.tag(of: value))
+            #expect(try metadata.enumCase(of: boxed) == metadata.enumCase(of: value))
+        }
+        #expect(try metadata.caseName(of: asEquatable) == switchName(value))
+        // The payload, read from the box, equals the one put in.
+        let fromAny = try metadata.payload(of: asAny, as: Any.self)
+        let fromValue = try metadata.payload(of: value, as: Any.self)
+        #expect(String(reflecting: fromAny) == String(reflecting: fromValue))
+        // From generic code, where the value's static type is a type parameter bound to Any.
+        func generic<T>(_ value: T) throws -> String { try metadata.caseName(of: value) }
+        #expect(try generic(asAny) == switchName(value))
+    }
+
+    @Test("An error existential opens to its enum; a mismatched existential throws naming its dynamic type")
+    func errorExistentialsAndMismatches() throws {
+        let error: any Error = FixtureError.failed(code: 7)
+        let metadata = TypeMetadata(FixtureError.self)
+        #expect(try metadata.caseName(of: error) == "failed")
+        #expect(try metadata.payload(of: error, as: Int.self) == 7)
+        let optional = TypeMetadata(Int?.self)
+        #expect(try optional.caseName(of: Int?.some(3) as Any) == "some")
+        #expect(try optional.payload(of: Int?.some(3) as Any, as: Int.self) == 3)
+        #expect(try optional.caseName(of: Int?.none as Any) == "none")
+        #expect(throws: RuntimeMetadataError.self) { try metadata.caseName(of: 42 as Any) }
+        do {
+            _ = try metadata.tag(of: "text" as Any)
+            Issue.record("a String in an Any was read as an enum")
+        } catch .typeMismatch(let expected, let actual, _) {
+            #expect(expected == metadata.name)
+            #expect(actual == "Swift.String")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
 }

@@ -34,6 +34,54 @@ struct StructuralTypeTests {
         #expect(TypeMetadata(Void.self).tupleElements.isEmpty)
     }
 
+    @Test("Tuple elements read from a tuple, an Any holding one, and generic code equal Mirror's values")
+    func tupleElementValues() throws {
+        final class Box { let number = 5 }
+        let box = Box()
+        typealias Mixed = (Int8, label: String, Box, MultiPayloadEnum, (Int) -> Int, Any)
+        let sample: Mixed = (1, label: "two", box, .pair(3, 4.5), { $0 * 2 }, 6.5)
+        let elements = TypeMetadata(Mixed.self).tupleElements
+        #expect(try elements[0].value(in: sample, as: Int8.self) == 1)
+        #expect(try elements[1].value(in: sample, as: String.self) == "two")
+        #expect(try elements[2].value(in: sample, as: Box.self) === box)
+        #expect(try elements[3].value(in: sample, as: MultiPayloadEnum.self) == .pair(3, 4.5))
+        #expect(try elements[4].value(in: sample, as: ((Int) -> Int).self)(21) == 42)
+        #expect(try elements[5].value(in: sample, as: Double.self) == 6.5)
+        // As Any, from the tuple and from an Any holding it, against Mirror's children.
+        let boxed: Any = sample
+        let mirrored = Mirror(reflecting: sample).children.map { String(reflecting: $0.value) }
+        for root in [sample as Any, boxed] {
+            let read = try elements.map { String(reflecting: try $0.value(in: root)) }
+            // The closure's description names no identity; everything else must match exactly.
+            #expect(read.indices.allSatisfy { $0 == 4 || read[$0] == mirrored[$0] }, "\(read) vs \(mirrored)")
+        }
+        // From generic code, where the tuple's static type is a type parameter.
+        func count<T>(in tuple: T, at index: Int) throws -> Any {
+            try TypeMetadata(T.self).tupleElements[index].value(in: tuple)
+        }
+        #expect(try count(in: (name: "x", count: 3), at: 1) as? Int == 3)
+        #expect(try count(in: sample, at: 2) as? Box === box)
+    }
+
+    @Test("Tuple element reads of the wrong root or type throw, naming both")
+    func tupleElementMismatches() throws {
+        let pair = (1, "one")
+        let element = TypeMetadata(type(of: pair)).tupleElements[0]
+        do {
+            _ = try element.value(in: (1, 2), as: Int.self)
+            Issue.record("a root of another tuple type was read")
+        } catch .typeMismatch(let expected, let actual, let context) {
+            #expect(expected == "(Swift.Int, Swift.String)")
+            #expect(actual == "(Swift.Int, Swift.Int)")
+            #expect(context.contains("tuple element '.0'"))
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+        #expect(throws: RuntimeMetadataError.self) { try element.value(in: pair, as: String.self) }
+        #expect(try element.value(in: pair, as: Int?.self) == 1)
+        #expect(try element.value(in: pair as Any, as: Any.self) as? Int == 1)
+    }
+
     @Test("Function parameters, effects and conventions")
     func functions() throws {
         typealias Throwing = (Int, inout String) throws -> Double
