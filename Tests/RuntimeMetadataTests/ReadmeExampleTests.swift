@@ -13,6 +13,12 @@ private struct Point {
     let label: String
 }
 
+// README: "Generic arguments, tuples and functions"
+private final class ReadmeNode<Value> {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
 // README: "Enums"
 private enum Shape {
     case circle(radius: Double)
@@ -103,17 +109,22 @@ struct ReadmeExampleTests {
             return
         }
         #expect(radius == 1.5)
+        let boxed: Any = Shape.empty
+        #expect(try shape.caseName(of: boxed) == "empty")
     }
 
     @Test("Generic arguments, tuples and functions")
-    func genericsTuplesFunctions() {
+    func genericsTuplesFunctions() throws {
         #expect(
             TypeMetadata([String: [Int]].self).genericArguments == [
                 .type(TypeMetadata(String.self)), .type(TypeMetadata([Int].self)),
             ]
         )
         #expect(TypeMetadata((x: Int, String).self).tupleElements.map(\.name) == ["x", ".1"])
+        let pair = (x: 3, "three")
+        #expect(try TypeMetadata(type(of: pair)).tupleElements[0].value(in: pair, as: Int.self) == 3)
         #expect(TypeMetadata(((inout Int) async throws -> String).self).function?.isAsync == true)
+        #expect(TypeMetadata(ReadmeNode<Int>.self).classLayout?.genericArgumentOffset == 7)
     }
 
     @Test("Types by name")

@@ -64,6 +64,26 @@ struct ClassMetadataLayout: Sendable {
         unsafe Int(address.read(at: MemoryLayout<Fields>.offset(of: \.instanceAlignMask)!, as: UInt16.self))
     }
 
+    /// The first word: the metadata kind on Linux (0 for a class), the Objective-C isa on Apple
+    /// platforms.
+    var kindWord: UInt { unsafe address.read(at: MemoryLayout<Fields>.offset(of: \.kind)!, as: UInt.self) }
+
+    /// `InstanceAddressPoint`: the offset of an instance's address point from the start of its
+    /// allocation.
+    var instanceAddressPoint: Int {
+        unsafe Int(address.read(at: MemoryLayout<Fields>.offset(of: \.instanceAddressPoint)!, as: UInt32.self))
+    }
+
+    /// `ClassSize`: the bytes of the whole metadata object, prefix and members included.
+    var classSize: Int {
+        unsafe Int(address.read(at: MemoryLayout<Fields>.offset(of: \.classSize)!, as: UInt32.self))
+    }
+
+    /// `ClassAddressPoint`: the offset of the address point from the start of the metadata object.
+    var classAddressPoint: Int {
+        unsafe Int(address.read(at: MemoryLayout<Fields>.offset(of: \.classAddressPoint)!, as: UInt32.self))
+    }
+
     /// `Description`, or `nil` for artificial subclasses.
     var description: UnsafeRawPointer? {
         unsafe address.pointer(at: MemoryLayout<Fields>.offset(of: \.description)!)

@@ -256,6 +256,24 @@ struct MetadataReference: Hashable, Sendable {
     }
 
     /// `InstanceSize` and `InstanceAlignMask + 1` of Swift class metadata.
+    /// The class metadata's own facts, for Swift classes (`TargetClassMetadata`).
+    var classMetadataFacts: ClassMetadataFacts? {
+        guard unsafe layout.kind.isClass else { return nil }
+        let classLayout = unsafe ClassMetadataLayout(address)
+        guard unsafe classLayout.isSwiftClass else { return nil }
+        let isGeneric = typeDescriptor?.isGeneric == true
+        return unsafe ClassMetadataFacts(
+            kindWord: classLayout.kindWord,
+            flags: classLayout.flags,
+            instanceAddressPoint: classLayout.instanceAddressPoint,
+            instanceSize: classLayout.instanceSize,
+            instanceAlignment: classLayout.instanceAlignMask + 1,
+            classSize: classLayout.classSize,
+            classAddressPoint: classLayout.classAddressPoint,
+            genericArgumentOffset: isGeneric ? genericArgumentOffset : nil
+        )
+    }
+
     var classInstanceLayout: (size: Int, alignment: Int)? {
         guard unsafe layout.kind.isClass else { return nil }
         let classLayout = unsafe ClassMetadataLayout(address)
@@ -475,4 +493,16 @@ extension MetadataReference {
     /// Hashes the address.
     @usableFromInline
     func hash(into hasher: inout Hasher) { hasher.combine(UInt(bitPattern: unsafe address)) }
+}
+
+/// The words of Swift class metadata that ``ClassLayout`` presents, read once.
+struct ClassMetadataFacts: Hashable, Sendable {
+    var kindWord: UInt
+    var flags: UInt32
+    var instanceAddressPoint: Int
+    var instanceSize: Int
+    var instanceAlignment: Int
+    var classSize: Int
+    var classAddressPoint: Int
+    var genericArgumentOffset: Int?
 }

@@ -1,0 +1,114 @@
+// ClassLayoutTests.swift
+//
+// The facts of Swift class metadata against the layout include/swift/ABI/Metadata.h gives them,
+// MemoryLayout, and the metadata words themselves read through the metatype's address.
+
+import Fixtures
+import RuntimeMetadata
+import Testing
+
+/// A root class with two stored properties and no overridable members.
+private final class PlainClass {
+    var small: Int8 = 1
+    var large: Int = 2
+}
+
+/// The same with one stored property more.
+private final class PlainClassOfThree {
+    var small: Int8 = 1
+    var large: Int = 2
+    var third: Int16 = 3
+}
+
+/// A root generic class: its generic argument is its first member.
+private final class GenericRoot<T> {
+    var value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// The metadata word at a word offset from a class's address point, as a metadata address.
+private func word(of type: AnyClass, at offset: Int) -> UnsafeRawPointer {
+    let address = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    return address.load(fromByteOffset: offset * MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
+}
+
+/// The address of a type's metadata.
+private func metadataAddress(_ type: Any.Type) -> UnsafeRawPointer { unsafeBitCast(type, to: UnsafeRawPointer.self) }
+
+@Suite("Class layout")
+struct ClassLayoutTests {
+    /// Words of `TargetClassMetadata` after the address point without Objective-C interop: kind,
+    /// superclass, flags and instance address point, instance size and alignment, class size and
+    /// address point, description, ivar destroyer.
+    static let headerWords = 7
+    /// Words before the address point (`TargetHeapMetadataHeader`): the layout string, the
+    /// destroy function and the value witness table.
+    static let prefixWords = 3
+
+    @Test("A root final class: sizes and address points as Metadata.h lays them out")
+    func plainClass() throws {
+        let layout = try #require(TypeMetadata(PlainClass.self).classLayout)
+        let word = MemoryLayout<UInt>.size
+        #expect(layout.addressPoint == Self.prefixWords * word)
+        // Its members follow the header, among them the field offset vector: one word per
+        // stored property, so a third property adds exactly one word.
+        #expect(layout.size >= (Self.prefixWords + Self.headerWords + 2) * word)
+        #expect(layout.size % word == 0)
+        let three = try #require(TypeMetadata(PlainClassOfThree.self).classLayout)
+        #expect(three.size == layout.size + word)
+        #expect(three.instanceSize == layout.instanceSize + MemoryLayout<Int16>.size)
+        // The heap header (isa and reference counts), then the fields at their alignment.
+        #expect(layout.instanceSize == 2 * word + MemoryLayout<Int8>.stride + 7 + MemoryLayout<Int>.size)
+        #expect(layout.instanceAlignment == MemoryLayout<Int>.alignment)
+        #expect(layout.instanceAddressPoint == 0)
+        #expect(layout.flags.contains(.usesSwiftRefcounting))
+        #expect(!layout.flags.contains(.isSwiftPreStableABI))
+        #expect(layout.isSwiftClass)
+        #expect(layout.genericArgumentOffset == nil)
+        #if !_runtime(_ObjC)
+        #expect(layout.isa == 0)
+        #endif
+        #expect(layout.instanceSize == TypeMetadata(PlainClass.self).instanceSize)
+    }
+
+    @Test("Generic argument offsets point at the arguments' metadata, in subclasses too")
+    func genericArgumentOffsets() throws {
+        let root = try #require(TypeMetadata(GenericRoot<Int>.self).classLayout)
+        #expect(root.genericArgumentOffset == Self.headerWords)
+        #expect(
+            word(of: GenericRoot<Int>.self, at: try #require(root.genericArgumentOffset)) == metadataAddress(Int.self)
+        )
+
+        let subclass = try #require(TypeMetadata(GenericBaseClass<String>.self).classLayout)
+        let subclassOffset = try #require(subclass.genericArgumentOffset)
+        // BaseClass's members (its vtable and field offsets) come first.
+        #expect(subclassOffset > Self.headerWords)
+        #expect(word(of: GenericBaseClass<String>.self, at: subclassOffset) == metadataAddress(String.self))
+
+        let nested = try #require(TypeMetadata(DoubleGenericSubclass<Double>.self).classLayout)
+        let nestedOffset = try #require(nested.genericArgumentOffset)
+        #expect(nestedOffset > subclassOffset)
+        #expect(word(of: DoubleGenericSubclass<Double>.self, at: nestedOffset) == metadataAddress(Double.self))
+        // The superclass's argument, [Double], sits at the superclass's offset in the same metadata.
+        #expect(word(of: DoubleGenericSubclass<Double>.self, at: subclassOffset) == metadataAddress([Double].self))
+        // Every member lies inside the metadata object.
+        for layout in [root, subclass, nested] {
+            let end = layout.addressPoint + (try #require(layout.genericArgumentOffset) + 1) * MemoryLayout<UInt>.size
+            #expect(end <= layout.size)
+        }
+    }
+
+    @Test("Non-generic subclasses, and kinds that are not classes")
+    func otherKinds() throws {
+        let derived = try #require(TypeMetadata(DerivedClass.self).classLayout)
+        #expect(derived.genericArgumentOffset == nil)
+        #expect(derived.instanceSize == TypeMetadata(DerivedClass.self).instanceSize)
+        let base = try #require(TypeMetadata(BaseClass.self).classLayout)
+        // The subclass's metadata holds the superclass's members and its own.
+        #expect(derived.size > base.size)
+        #expect(derived.addressPoint == base.addressPoint)
+        #expect(TypeMetadata(Int.self).classLayout == nil)
+        #expect(TypeMetadata(MultiPayloadEnum.self).classLayout == nil)
+        #expect(TypeMetadata((any FixtureProtocol).self).classLayout == nil)
+    }
+}
