@@ -192,12 +192,13 @@ void *cmd_allocBox(const void *metadata, void **buffer) {
     return pair.object;
 }
 
-const void *cmd_getErrorValue(const void *errorBox, const void **type) {
+const void *cmd_getErrorValue(const void *errorBox, const void **type, const void **errorConformance) {
     // The scratch word is written only for a bridged NSError, which Linux does not have.
     void *scratch = NULL;
     CMDErrorValueResult result;
     swift_getErrorValue(errorBox, &scratch, &result);
     *type = result.type;
+    if (errorConformance) *errorConformance = result.errorConformance;
     return result.value;
 }
 

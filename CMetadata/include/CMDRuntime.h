@@ -163,8 +163,10 @@ CMD_EXTERN void *cmd_allocBox(const void *metadata, void *_Nullable *_Nonnull bu
 /// - Parameters:
 ///   - errorBox: The box, the one word of an `any Error` container.
 ///   - type: Receives the value's dynamic type.
+///   - errorConformance: Receives the `Error` witness table of the value's type, when not null.
 /// - Returns: The value's address inside the box.
-CMD_EXTERN const void *cmd_getErrorValue(const void *errorBox, const void *_Nullable *_Nonnull type);
+CMD_EXTERN const void *cmd_getErrorValue(const void *errorBox, const void *_Nullable *_Nonnull type,
+                                         const void *_Nullable *_Nullable errorConformance);
 
 /// Returns the class of a native Swift object.
 ///

@@ -167,6 +167,16 @@ struct ReadmeExampleTests {
         #expect(throws: RuntimeMetadataError.markerProtocol(name: "Swift.Sendable")) {
             try ProtocolDescriptor(named: "Swift.Sendable")
         }
+        let held: any Hashable & CustomStringConvertible = 42
+        typealias Held = any Hashable & CustomStringConvertible
+        let contents = try ExistentialContents(of: held, as: Held.self)
+        #expect(contents.dynamicType == TypeMetadata(Int.self))
+        #expect(
+            contents.conformances.map(\.protocolDescriptor.qualifiedName) == [
+                "Swift.CustomStringConvertible", "Swift.Hashable",
+            ]
+        )
+        #expect(try ExistentialContents.projectedValue(of: held, as: Held.self) as? Int == 42)
     }
 
     @Test("Opening an Any as a protocol, and visitors")

@@ -187,9 +187,19 @@ enum RuntimeEntryPoints {
     ///   reports no type.
     static func errorValue(in box: UnsafeRawPointer) -> (value: UnsafeRawPointer, type: UnsafeRawPointer)? {
         var type: UnsafeRawPointer? = nil
-        let value = unsafe cmd_getErrorValue(box, &type)
+        let value = unsafe cmd_getErrorValue(box, &type, nil)
         guard let type = unsafe type else { return nil }
         return unsafe (value, type)
+    }
+
+    /// `swift_getErrorValue`'s `Error` witness table: the conformance of the boxed value's type.
+    /// - Parameter box: The `any Error` box.
+    /// - Returns: The witness table, or `nil` when the runtime reports none.
+    static func errorConformance(in box: UnsafeRawPointer) -> UnsafeRawPointer? {
+        var type: UnsafeRawPointer? = nil
+        var conformance: UnsafeRawPointer? = nil
+        _ = unsafe cmd_getErrorValue(box, &type, &conformance)
+        return unsafe conformance
     }
 
     /// `swift_demangle`: the text the runtime's demangler prints for a symbol.

@@ -84,6 +84,28 @@ public struct TypeDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// The number of stored properties (structs and classes, own properties only) or cases (enums).
     public var declaredFieldCount: Int { reference.declaredFieldCount }
 
+    /// Where the field offset vector of this struct's or class's metadata starts, in words from
+    /// the metadata's address point; `nil` for other kinds. A struct stores 32-bit offsets
+    /// there, a class word-sized ones; for a class whose superclass is resilient the start is
+    /// found at run time from the superclass's metadata bounds.
+    public var fieldOffsetVectorOffset: Int? { reference.fieldOffsetVectorOffset }
+
+    /// The number of an enum's cases that carry a payload; `nil` for other kinds.
+    public var payloadCaseCount: Int? { reference.enumCaseCounts?.payload }
+
+    /// The number of an enum's cases without a payload; `nil` for other kinds.
+    public var emptyCaseCount: Int? { reference.enumCaseCounts?.empty }
+
+    /// How many of an enum's cases carry a payload; `nil` for other kinds.
+    public var enumPayloadKind: EnumPayloadKind? {
+        guard let payload = reference.enumCaseCounts?.payload else { return nil }
+        switch payload {
+        case 0: return .noPayload
+        case 1: return .singlePayload
+        default: return .multiPayload
+        }
+    }
+
     /// The generic parameters in declaration order.
     public var genericParameters: [GenericParameter] {
         var valueIndex = 0
@@ -297,4 +319,15 @@ extension TypeDescriptor {
             throw .instantiationFailed(typeName: qualifiedName, reason: TypeMetadata.reason(failure))
         }
     }
+}
+
+/// How many of an enum's cases carry a payload: none, one, or several. The runtime lays out
+/// each differently (the single-payload and multi-payload strategies of include/swift/Runtime/Enum.h).
+public enum EnumPayloadKind: Hashable, Sendable {
+    /// No case carries a payload: the value is its tag.
+    case noPayload
+    /// One case carries a payload; the empty cases use its spare bits or extra tag bytes.
+    case singlePayload
+    /// Several cases carry payloads.
+    case multiPayload
 }

@@ -222,45 +222,53 @@ struct EnumTests {
     }
 
     @Test(
-        "Existential values: Any, any P, any Error and generic code answer as the concrete value does",
+        "Existential values: Any, any P, nested Any and generic code answer as the concrete value does",
         arguments: multiPayloadValues
     )
     func existentialValues(_ value: MultiPayloadEnum) throws {
         let metadata = TypeMetadata(MultiPayloadEnum.self)
+        // Swift opens an existential passed straight to a generic parameter (SE-0352); these
+        // helpers pin the parameter to the existential type, as generic code with T == Any has it.
+        func caseName<T>(_ value: T, as _: T.Type) throws(RuntimeMetadataError) -> String {
+            try metadata.caseName(of: value)
+        }
+        func tag<T>(_ value: T, as _: T.Type) throws -> Int { try metadata.tag(of: value) }
+        func enumCase<T>(_ value: T, as _: T.Type) throws -> EnumCase { try metadata.enumCase(of: value) }
+        func payload<T>(_ value: T, as _: T.Type) throws -> Any? { try metadata.payload(of: value, as: Any.self) }
         let asAny: Any = value
         let asEquatable: any Equatable = value
-        let nested: Any = asAny as Any
-        for boxed in [asAny, asEquatable as Any, nested] {
-            #expect(try metadata.caseName(of: boxed) == switchName(value))
-            #expect(try metadata.tag(of: boxed) == metadata.tag(of: value))
-            #expect(try metadata.enumCase(of: boxed) == metadata.enumCase(of: value))
-        }
-        #expect(try metadata.caseName(of: asEquatable) == switchName(value))
+        let nested: Any = { (inner: Any) -> Any in inner }(asAny)
+        #expect(try caseName(asAny, as: Any.self) == switchName(value))
+        #expect(try caseName(asEquatable, as: (any Equatable).self) == switchName(value))
+        #expect(try caseName(nested, as: Any.self) == switchName(value))
+        #expect(try tag(asAny, as: Any.self) == metadata.tag(of: value))
+        #expect(try enumCase(asEquatable, as: (any Equatable).self) == metadata.enumCase(of: value))
         // The payload, read from the box, equals the one put in.
-        let fromAny = try metadata.payload(of: asAny, as: Any.self)
+        let fromAny = try payload(asAny, as: Any.self)
         let fromValue = try metadata.payload(of: value, as: Any.self)
         #expect(String(reflecting: fromAny) == String(reflecting: fromValue))
-        // From generic code, where the value's static type is a type parameter bound to Any.
-        func generic<T>(_ value: T) throws -> String { try metadata.caseName(of: value) }
-        #expect(try generic(asAny) == switchName(value))
     }
 
     @Test("An error existential opens to its enum; a mismatched existential throws naming its dynamic type")
     func errorExistentialsAndMismatches() throws {
-        let error: any Error = FixtureError.failed(code: 7)
         let metadata = TypeMetadata(FixtureError.self)
-        #expect(try metadata.caseName(of: error) == "failed")
-        #expect(try metadata.payload(of: error, as: Int.self) == 7)
+        func caseName<T>(_ value: T, as _: T.Type) throws(RuntimeMetadataError) -> String {
+            try metadata.caseName(of: value)
+        }
+        func payload<T>(_ value: T, as _: T.Type) throws -> Int? { try metadata.payload(of: value, as: Int.self) }
+        let error: any Error = FixtureError.failed(code: 7)
+        #expect(try caseName(error, as: (any Error).self) == "failed")
+        #expect(try payload(error, as: (any Error).self) == 7)
         let optional = TypeMetadata(Int?.self)
-        #expect(try optional.caseName(of: Int?.some(3) as Any) == "some")
-        #expect(try optional.payload(of: Int?.some(3) as Any, as: Int.self) == 3)
-        #expect(try optional.caseName(of: Int?.none as Any) == "none")
-        #expect(throws: RuntimeMetadataError.self) { try metadata.caseName(of: 42 as Any) }
+        func optionalCase<T>(_ value: T, as _: T.Type) throws -> String { try optional.caseName(of: value) }
+        #expect(try optionalCase(Int?.some(3) as Any, as: Any.self) == "some")
+        #expect(try optionalCase(Int?.none as Any, as: Any.self) == "none")
         do {
-            _ = try metadata.tag(of: "text" as Any)
+            _ = try caseName("text" as Any, as: Any.self)
             Issue.record("a String in an Any was read as an enum")
         } catch .typeMismatch(let expected, let actual, _) {
             #expect(expected == metadata.name)
+            // The dynamic type, found by opening the Any: not "Any".
             #expect(actual == "Swift.String")
         } catch {
             Issue.record("unexpected error \(error)")

@@ -112,3 +112,80 @@ struct ClassLayoutTests {
         #expect(TypeMetadata((any FixtureProtocol).self).classLayout == nil)
     }
 }
+
+/// A struct whose fields have gaps, and a generic one whose vector follows its argument.
+private struct Gapped {
+    var small: Int8 = 1
+    var large: Int = 2
+    var middle: Int16 = 3
+}
+
+private struct GenericGapped<T> {
+    var value: T
+    var large: Int = 2
+}
+
+private enum NoPayload { case a, b, c }
+
+/// A class whose stored properties are reached through `withUnsafeMutablePointer`.
+private final class Slots {
+    var small: Int8 = 1
+    var large: Int = 2
+}
+
+@Suite("Descriptor facts")
+struct DescriptorFactTests {
+    /// The 32-bit field offsets a struct's metadata stores at a word offset.
+    private func structOffsets(of type: Any.Type, at wordOffset: Int, count: Int) -> [Int] {
+        let base = unsafeBitCast(type, to: UnsafeRawPointer.self) + wordOffset * MemoryLayout<UInt>.size
+        return (0..<count).map { Int(base.load(fromByteOffset: $0 * 4, as: UInt32.self)) }
+    }
+
+    @Test("A struct's field offset vector holds MemoryLayout's offsets")
+    func structVector() throws {
+        let offset = try #require(TypeMetadata(Gapped.self).descriptor?.fieldOffsetVectorOffset)
+        #expect(
+            structOffsets(of: Gapped.self, at: offset, count: 3) == [
+                MemoryLayout<Gapped>.offset(of: \.small), MemoryLayout<Gapped>.offset(of: \.large),
+                MemoryLayout<Gapped>.offset(of: \.middle),
+            ]
+        )
+        let generic = try #require(TypeMetadata(GenericGapped<Int8>.self).descriptor?.fieldOffsetVectorOffset)
+        // After the kind, the descriptor and the one generic argument.
+        #expect(generic == offset + 1)
+        #expect(
+            structOffsets(of: GenericGapped<Int8>.self, at: generic, count: 2) == [
+                MemoryLayout<GenericGapped<Int8>>.offset(of: \.value),
+                MemoryLayout<GenericGapped<Int8>>.offset(of: \.large),
+            ]
+        )
+    }
+
+    @Test("A class's field offset vector holds the stored properties' distances from the object")
+    func classVector() throws {
+        let offset = try #require(TypeMetadata(Slots.self).descriptor?.fieldOffsetVectorOffset)
+        let object = Slots()
+        let objectAddress = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+        let small = withUnsafeMutablePointer(to: &object.small) { UInt(bitPattern: $0) } - objectAddress
+        let large = withUnsafeMutablePointer(to: &object.large) { UInt(bitPattern: $0) } - objectAddress
+        let base = unsafeBitCast(Slots.self, to: UnsafeRawPointer.self) + offset * MemoryLayout<UInt>.size
+        #expect(base.load(as: UInt.self) == small)
+        #expect(base.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self) == large)
+        #expect(TypeMetadata(MultiPayloadEnum.self).descriptor?.fieldOffsetVectorOffset == nil)
+    }
+
+    @Test("Enum payload kinds and case counts follow the declarations")
+    func enumKinds() throws {
+        let multi = try #require(TypeMetadata(MultiPayloadEnum.self).descriptor)
+        #expect(multi.enumPayloadKind == .multiPayload)
+        #expect(multi.payloadCaseCount == 3)  // int, string, pair
+        #expect(multi.emptyCaseCount == 2)  // empty, another
+        let optional = try #require(TypeMetadata(Optional<Int>.self).descriptor)
+        #expect(optional.enumPayloadKind == .singlePayload)
+        #expect(optional.payloadCaseCount == 1 && optional.emptyCaseCount == 1)
+        let plain = try #require(TypeMetadata(NoPayload.self).descriptor)
+        #expect(plain.enumPayloadKind == .noPayload)
+        #expect(plain.payloadCaseCount == 0 && plain.emptyCaseCount == 3)
+        #expect(TypeMetadata(Gapped.self).descriptor?.enumPayloadKind == nil)
+    }
+}

@@ -50,11 +50,18 @@ struct StructuralTypeTests {
         // As Any, from the tuple and from an Any holding it, against Mirror's children.
         let boxed: Any = sample
         let mirrored = Mirror(reflecting: sample).children.map { String(reflecting: $0.value) }
-        for root in [sample as Any, boxed] {
-            let read = try elements.map { String(reflecting: try $0.value(in: root)) }
+        // Swift opens an Any passed straight to a generic parameter (SE-0352): `pinned` keeps the
+        // root an Any, as generic code with Root == Any has it.
+        func pinned<Root>(_ element: TupleElement, _ root: Root, as _: Root.Type) throws -> Any {
+            try element.value(in: root)
+        }
+        let direct = try elements.map { String(reflecting: try $0.value(in: sample)) }
+        let throughAny = try elements.map { String(reflecting: try pinned($0, boxed, as: Any.self)) }
+        for read in [direct, throughAny] {
             // The closure's description names no identity; everything else must match exactly.
             #expect(read.indices.allSatisfy { $0 == 4 || read[$0] == mirrored[$0] }, "\(read) vs \(mirrored)")
         }
+        #expect(try (pinned(elements[4], boxed, as: Any.self) as? (Int) -> Int)?(5) == 10)
         // From generic code, where the tuple's static type is a type parameter.
         func count<T>(in tuple: T, at index: Int) throws -> Any {
             try TypeMetadata(T.self).tupleElements[index].value(in: tuple)
@@ -79,7 +86,11 @@ struct StructuralTypeTests {
         }
         #expect(throws: RuntimeMetadataError.self) { try element.value(in: pair, as: String.self) }
         #expect(try element.value(in: pair, as: Int?.self) == 1)
-        #expect(try element.value(in: pair as Any, as: Any.self) as? Int == 1)
+        func pinned<Root>(_ root: Root, as _: Root.Type) throws(RuntimeMetadataError) -> Int {
+            try element.value(in: root, as: Int.self)
+        }
+        #expect(try pinned(pair as Any, as: Any.self) == 1)
+        #expect(throws: RuntimeMetadataError.self) { try pinned((1, 2) as Any, as: Any.self) }
     }
 
     @Test("Function parameters, effects and conventions")

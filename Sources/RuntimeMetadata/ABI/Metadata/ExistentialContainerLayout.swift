@@ -68,6 +68,46 @@ struct ExistentialContainerLayout {
         return unsafe (address, type)
     }
 
+    /// The witness tables that the outermost container of an existential value stores, each
+    /// with the protocol it witnesses, in the existential's protocol order: after the
+    /// three-word buffer and the metadata in an opaque container, after the object in a
+    /// class-bound one, and the box's `Error` conformance for `any Error`.
+    /// - Parameters:
+    ///   - address: The address of a value of existential type `type`.
+    ///   - type: The existential type (kind `Existential`).
+    /// - Returns: The protocols and tables; empty for `Any` and `AnyObject`.
+    static func witnessTables(
+        _ address: UnsafeRawPointer,
+        type: MetadataReference
+    ) -> [(protocolDescriptor: UnsafeRawPointer, table: UnsafeRawPointer)] {
+        guard type.rawKind == MetadataKind.existential.rawValue else { return unsafe [] }
+        let layout = unsafe ExistentialTypeMetadataLayout(type.address)
+        let flags = unsafe layout.flags
+        let protocols = unsafe layout.protocols
+        let special =
+            (flags & ExistentialTypeMetadataLayout.Flag.specialProtocolMask)
+            >> ExistentialTypeMetadataLayout.Flag.specialProtocolShift
+        if unsafe special == errorSpecialProtocol {
+            guard let box = unsafe address.pointer(at: 0), let only = unsafe protocols.first,
+                let table = unsafe RuntimeEntryPoints.errorConformance(in: box)
+            else { return unsafe [] }
+            return unsafe [(only, table)]
+        }
+        let count = Int(flags & ExistentialTypeMetadataLayout.Flag.numWitnessTablesMask)
+        let isClassBound = flags & ExistentialTypeMetadataLayout.Flag.classConstraintMask == 0
+        let firstTable = unsafe isClassBound ? MemoryLayout<UInt>.size : opaqueMetadataOffset + MemoryLayout<UInt>.size
+        // Every protocol of the list needs a table (marker protocols are not in the list; an
+        // Objective-C protocol would have none): a mismatch means a layout this code does not
+        // know, and no table is returned rather than a wrong pairing.
+        guard unsafe count == protocols.count else { return unsafe [] }
+        return unsafe (0..<count).compactMap { index in
+            guard let table = unsafe address.pointer(at: firstTable + index * MemoryLayout<UInt>.size) else {
+                return nil
+            }
+            return unsafe (protocols[index], table)
+        }
+    }
+
     /// `SpecialProtocol::Error` in `ExistentialTypeFlags`.
     private static var errorSpecialProtocol: UInt32 { 1 }
 

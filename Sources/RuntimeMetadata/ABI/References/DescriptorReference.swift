@@ -128,6 +128,23 @@ struct DescriptorReference: Hashable, Sendable {
         }
     }
 
+    /// `getFieldOffsetVectorOffset` of a struct or class descriptor, in words from the
+    /// metadata's address point; `nil` for other kinds.
+    var fieldOffsetVectorOffset: Int? {
+        switch unsafe context.flags.kind {
+        case .struct: return unsafe StructDescriptorLayout(address).fieldOffsetVectorOffset
+        case .class: return unsafe ClassDescriptorLayout(address).fieldOffsetVectorOffset
+        default: return nil
+        }
+    }
+
+    /// An enum descriptor's payload and empty case counts; `nil` for other kinds.
+    var enumCaseCounts: (payload: Int, empty: Int)? {
+        guard unsafe context.flags.kind == .enum else { return nil }
+        let layout = unsafe EnumDescriptorLayout(address)
+        return unsafe (layout.payloadCaseCount, layout.emptyCaseCount)
+    }
+
     /// Whether the module kept this type's reflection metadata (its field descriptor).
     var hasFieldDescriptor: Bool {
         guard isType else { return false }

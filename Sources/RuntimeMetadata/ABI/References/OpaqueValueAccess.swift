@@ -178,6 +178,32 @@ enum OpaqueValueAccess {
         return _openExistential(dynamicType.metatype, do: rewrite)
     }
 
+    /// What an existential value holds: the dynamic type of its innermost value, and the witness
+    /// tables of its outermost container with their protocols.
+    /// - Parameter value: A value of existential type.
+    /// - Returns: `nil` when `T` is not an existential type (kind `Existential`).
+    static func existentialContents<T>(
+        of value: T
+    ) -> (dynamicType: MetadataReference, tables: [(ProtocolReference, WitnessTableReference)])? {
+        let type = MetadataReference(T.self)
+        guard type.rawKind == MetadataKind.existential.rawValue else { return nil }
+        return unsafe withUnsafePointer(to: value) { pointer in
+            let address = unsafe UnsafeRawPointer(pointer)
+            let (_, dynamicType) = unsafe ExistentialContainerLayout.project(address, type: type)
+            let tables = unsafe ExistentialContainerLayout.witnessTables(address, type: type).map {
+                unsafe (ProtocolReference($0.protocolDescriptor), WitnessTableReference($0.table))
+            }
+            return (dynamicType, tables)
+        }
+    }
+
+    /// Copies the value an existential holds, through nested containers, into an `Any`.
+    /// - Parameter value: A value, of existential type or not.
+    /// - Returns: The innermost value, copied.
+    static func projectedCopy<T>(of value: T) -> Any {
+        unsafe withUnsafePointer(to: value) { unsafe copyAny(at: UnsafeRawPointer($0), type: T.self) }
+    }
+
     /// Copies the value of a dynamic type out of memory into an `Any`.
     /// - Parameters:
     ///   - address: The value's address.
