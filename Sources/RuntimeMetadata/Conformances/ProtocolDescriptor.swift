@@ -102,6 +102,14 @@ public struct ProtocolDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// The protocols this protocol inherits directly.
     public var inheritedProtocols: [ProtocolDescriptor] { reference.inheritedProtocols.map(ProtocolDescriptor.init) }
 
+    /// The requirement signature, in the compiler's canonical order: the requirements on `Self`
+    /// (`x`) and its associated types (`qd__` and the like) that every conformance satisfies:
+    /// inherited protocols, associated-type constraints and `where` clauses. Its count is the
+    /// descriptor's `NumRequirementsInSignature`.
+    public var requirementSignature: [GenericRequirement] {
+        reference.requirementSignature.map(GenericRequirement.init)
+    }
+
     /// The requirements, in witness-table order: associated types first, then the others in
     /// declaration order.
     public var requirements: [ProtocolRequirement] {

@@ -189,3 +189,41 @@ struct DescriptorFactTests {
         #expect(TypeMetadata(Gapped.self).descriptor?.enumPayloadKind == nil)
     }
 }
+
+/// A protocol whose requirement signature has a conformance on Self, one on an associated type,
+/// and a same-type requirement.
+private protocol SignatureFixture: Hashable {
+    associatedtype Element: Equatable
+    associatedtype Storage where Storage == [Element]
+}
+
+@Suite("Requirement signatures")
+struct RequirementSignatureTests {
+    @Test("Each protocol's requirement signature is what its declaration states")
+    func signatures() throws {
+        let fixture = try ProtocolDescriptor((any SignatureFixture).self)
+        let signature = fixture.requirementSignature
+        #expect(signature.count == 3, "\(signature)")
+        let conformances = signature.filter { $0.kind == .conformance }
+        #expect(Set(conformances.compactMap(\.protocolName)) == ["Swift.Hashable", "Swift.Equatable"])
+        // Self: Hashable is on the protocol's own parameter; Element: Equatable on an associated type.
+        #expect(conformances.first { $0.protocolName == "Swift.Hashable" }?.subjectMangledName == "x")
+        #expect(conformances.first { $0.protocolName == "Swift.Equatable" }?.subjectMangledName != "x")
+        let sameType = try #require(signature.first { $0.kind == .sameType })
+        #expect(sameType.typeMangledName != nil)
+
+        let inheriting = try ProtocolDescriptor((any InheritingProtocol).self).requirementSignature
+        #expect(inheriting.allSatisfy { $0.kind == .conformance && $0.subjectMangledName == "x" })
+        #expect(Set(inheriting.compactMap(\.protocolName)) == ["Fixtures.FixtureProtocol", "Swift.Equatable"])
+        let container = try ProtocolDescriptor((any ContainerProtocol).self).requirementSignature
+        #expect(container.map(\.protocolName) == ["Swift.Comparable"])
+        #expect(try ProtocolDescriptor((any FixtureProtocol).self).requirementSignature.isEmpty)
+        // The signature's conformances on Self are the inherited protocols.
+        for descriptor in [fixture, try ProtocolDescriptor((any Hashable).self)] {
+            let onSelf = descriptor.requirementSignature.filter {
+                $0.kind == .conformance && $0.subjectMangledName == "x"
+            }
+            #expect(onSelf.compactMap(\.protocolName) == descriptor.inheritedProtocols.map(\.qualifiedName))
+        }
+    }
+}

@@ -149,6 +149,13 @@ extension ProtocolReference {
         }
     }
 
+    /// The requirement signature: the protocol's requirements on `Self` and its associated
+    /// types (inherited protocols, associated-type constraints, `where` clauses).
+    var requirementSignature: [DescriptorReference.RequirementValue] {
+        let layout = unsafe ProtocolDescriptorLayout(address)
+        return unsafe layout.signatureRequirements.map { unsafe DescriptorReference.RequirementValue($0) }
+    }
+
     /// The `ProtocolRequirementFlags` of every requirement, in witness-table order.
     var requirementFlags: [UInt32] {
         let layout = unsafe ProtocolDescriptorLayout(address)
