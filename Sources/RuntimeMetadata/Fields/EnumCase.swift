@@ -25,6 +25,16 @@ public struct EnumCase: Hashable, Sendable, CustomStringConvertible {
     /// Whether the case is `indirect`, its payload stored in a heap box.
     public let isIndirect: Bool
 
+    /// Whether the case's field record is marked `var` (`FieldRecordFlags::IsVar`). The
+    /// compiler marks stored `var` properties; it never marks enum cases, which are immutable,
+    /// so this is `false` for every case, reported as the record stores it.
+    public let isVar: Bool
+
+    /// The reference ownership the case's record states for its payload (`weak`, `unowned`),
+    /// read from its mangled type as for fields. Enum payloads cannot declare one, so this is
+    /// ``Field/Ownership/strong``, reported as the record stores it.
+    public let ownership: Field.Ownership
+
     /// The enum that declares the case.
     public let enumType: TypeMetadata
 
@@ -81,6 +91,8 @@ extension TypeMetadata {
                         payloadLabels: labels,
                         hasPayload: tag < counts.payload || entry.hasType,
                         isIndirect: entry.flags & 0x1 != 0,
+                        isVar: entry.flags & 0x2 != 0,
+                        ownership: Field.Ownership(suffix: entry.ownershipSuffix),
                         enumType: self,
                         storesSubstitutedFunction: entry.type.map {
                             TypeMetadata($0).storesSubstitutedFunction(declaredAs: entry.mangledTypeName ?? "")

@@ -274,4 +274,24 @@ struct EnumTests {
             Issue.record("unexpected error \(error)")
         }
     }
+
+    @Test("Case records are never var and hold strong payloads, unlike a struct's var and weak fields")
+    func caseRecordFacts() throws {
+        for metadata in [TypeMetadata(MultiPayloadEnum.self), TypeMetadata(IndirectTree.self), TypeMetadata(Int?.self)]
+        {
+            let cases = try metadata.cases
+            #expect(!cases.isEmpty)
+            #expect(cases.allSatisfy { !$0.isVar && $0.ownership == .strong }, "\(metadata.name)")
+        }
+        // The same flags read from field records do tell var from let, and weak from strong.
+        final class Target {}
+        struct Holder {
+            let constant = 1
+            var variable = 2
+            weak var weakReference: Target?
+        }
+        let fields = try TypeMetadata(Holder.self).fields
+        #expect(fields.map(\.isVar) == [false, true, true])
+        #expect(fields.map(\.ownership) == [.strong, .strong, .weak])
+    }
 }
