@@ -90,6 +90,20 @@ public struct TypeDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// found at run time from the superclass's metadata bounds.
     public var fieldOffsetVectorOffset: Int? { reference.fieldOffsetVectorOffset }
 
+    /// The sizes of this type's generic context; `nil` when the type is not generic.
+    public var genericContext: GenericContextSizes? {
+        reference.genericContextHeader.map { header in
+            GenericContextSizes(
+                parameterCount: header.parameters,
+                requirementCount: header.requirements,
+                keyArgumentCount: header.keyArguments,
+                hasTypePacks: header.flags & 0x1 != 0,
+                hasConditionalInvertedProtocols: header.flags & 0x2 != 0,
+                hasValues: header.flags & 0x4 != 0
+            )
+        }
+    }
+
     /// The number of an enum's cases that carry a payload; `nil` for other kinds.
     public var payloadCaseCount: Int? { reference.enumCaseCounts?.payload }
 
@@ -330,4 +344,23 @@ public enum EnumPayloadKind: Hashable, Sendable {
     case singlePayload
     /// Several cases carry payloads.
     case multiPayload
+}
+
+/// The sizes of a generic context (`GenericContextDescriptorHeader`, include/swift/ABI/GenericContext.h):
+/// how many parameters and requirements it declares, and how many key arguments its
+/// metadata stores after the generic-argument offset.
+public struct GenericContextSizes: Hashable, Sendable {
+    /// The generic parameters, type, pack and value ones.
+    public let parameterCount: Int
+    /// The requirements of the generic signature.
+    public let requirementCount: Int
+    /// The words of key arguments an instantiation stores: one per key parameter, one per
+    /// witness table a protocol requirement contributes (packs and values add their own).
+    public let keyArgumentCount: Int
+    /// Whether some parameter is a pack (`each T`).
+    public let hasTypePacks: Bool
+    /// Whether the context regains `Copyable` or `Escapable` conditionally.
+    public let hasConditionalInvertedProtocols: Bool
+    /// Whether some parameter is a value (`let N: Int`).
+    public let hasValues: Bool
 }

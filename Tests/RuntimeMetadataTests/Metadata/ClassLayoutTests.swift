@@ -227,3 +227,33 @@ struct RequirementSignatureTests {
         }
     }
 }
+
+/// Two parameters, one conformance requirement: three key arguments.
+private struct KeyArguments<T: Hashable, U> {
+    var first: T
+    var second: U
+}
+
+@Suite("Generic context sizes")
+struct GenericContextSizeTests {
+    @Test("Parameter, requirement and key-argument counts follow the declarations")
+    func sizes() throws {
+        let sizes = try #require(TypeMetadata(KeyArguments<Int, String>.self).descriptor?.genericContext)
+        #expect(sizes.parameterCount == 2)
+        #expect(sizes.requirementCount == 1)
+        // T, U, and the witness table of T: Hashable.
+        #expect(sizes.keyArgumentCount == 3)
+        #expect(!sizes.hasTypePacks && !sizes.hasValues && !sizes.hasConditionalInvertedProtocols)
+        let dictionary = try #require(TypeMetadata([String: Int].self).descriptor?.genericContext)
+        #expect(dictionary.parameterCount == 2 && dictionary.requirementCount == 1 && dictionary.keyArgumentCount == 3)
+        let pack = try #require(TypeMetadata(PackStruct<Int, String>.self).descriptor?.genericContext)
+        #expect(pack.hasTypePacks)
+        let inline = try #require(TypeMetadata(InlineArray<3, Int>.self).descriptor?.genericContext)
+        #expect(inline.hasValues && inline.parameterCount == 2)
+        #expect(TypeMetadata(Int.self).descriptor?.genericContext == nil)
+        // The counts agree with the descriptor's own parameter and requirement lists.
+        let descriptor = try #require(TypeMetadata(KeyArguments<Int, String>.self).descriptor)
+        #expect(descriptor.genericParameters.count == sizes.parameterCount)
+        #expect(descriptor.genericRequirements.count == sizes.requirementCount)
+    }
+}

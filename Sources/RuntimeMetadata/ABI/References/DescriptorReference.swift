@@ -138,6 +138,12 @@ struct DescriptorReference: Hashable, Sendable {
         }
     }
 
+    /// The sizes and flags of a generic context's header (`GenericContextDescriptorHeader`).
+    var genericContextHeader: (parameters: Int, requirements: Int, keyArguments: Int, flags: UInt16)? {
+        guard let context = unsafe genericContext else { return nil }
+        return unsafe (context.parameterCount, context.requirementCount, context.keyArgumentCount, context.flags)
+    }
+
     /// An enum descriptor's payload and empty case counts; `nil` for other kinds.
     var enumCaseCounts: (payload: Int, empty: Int)? {
         guard unsafe context.flags.kind == .enum else { return nil }
