@@ -46,8 +46,8 @@ public struct ClassLayout: Hashable, Sendable {
     /// the isa, the Objective-C metaclass.
     public var isa: UInt { facts.kindWord }
 
-    /// The bytes of the whole metadata object, its prefix (value witnesses, destroy function)
-    /// and its members (generic arguments, vtable, field offsets) included.
+    /// The bytes of the whole metadata object, its prefix (layout string, destroy function,
+    /// value witnesses) and its members (generic arguments, vtable, field offsets) included.
     public var size: Int { facts.classSize }
 
     /// The offset in bytes of the metadata's address point (where a metatype points) from the

@@ -41,8 +41,8 @@ extension TypeMetadata {
     public var valueWitnessFlags: UInt32 { record.witnesses.flags }
 
     /// The size in bytes of an instance of a Swift class, heap header included; `nil` for other kinds.
-    public var instanceSize: Int? { record.reference.classInstanceLayout?.size }
+    public var instanceSize: Int? { classLayout?.instanceSize }
 
     /// The alignment of an instance of a Swift class; `nil` for other kinds.
-    public var instanceAlignment: Int? { record.reference.classInstanceLayout?.alignment }
+    public var instanceAlignment: Int? { classLayout?.instanceAlignment }
 }

@@ -274,13 +274,6 @@ struct MetadataReference: Hashable, Sendable {
         )
     }
 
-    var classInstanceLayout: (size: Int, alignment: Int)? {
-        guard unsafe layout.kind.isClass else { return nil }
-        let classLayout = unsafe ClassMetadataLayout(address)
-        guard unsafe classLayout.isSwiftClass else { return nil }
-        return unsafe (classLayout.instanceSize, classLayout.instanceAlignMask + 1)
-    }
-
     // MARK: - Stored fields and cases
 
     /// One field record resolved against this metadata.
