@@ -93,6 +93,10 @@ typedef struct {
 } CMDErrorValueResult;
 extern void swift_getErrorValue(const void *, void **, CMDErrorValueResult *);
 
+// HeapObject *swift_allocObject(HeapMetadata const *metadata, size_t requiredSize,
+//     size_t requiredAlignmentMask);  // C, include/swift/Runtime/HeapObject.h
+extern void *swift_allocObject(const void *, size_t, size_t);
+
 // const ClassMetadata *swift_getObjectType(HeapObject *object);  // C, include/swift/Runtime/Metadata.h
 extern const void *swift_getObjectType(const void *);
 
@@ -200,6 +204,10 @@ const void *cmd_getErrorValue(const void *errorBox, const void **type, const voi
     *type = result.type;
     if (errorConformance) *errorConformance = result.errorConformance;
     return result.value;
+}
+
+void *cmd_allocObject(const void *metadata, size_t size, size_t alignmentMask) {
+    return swift_allocObject(metadata, size, alignmentMask);
 }
 
 const void *cmd_getObjectType(const void *object) {

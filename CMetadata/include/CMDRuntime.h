@@ -168,6 +168,19 @@ CMD_EXTERN void *cmd_allocBox(const void *metadata, void *_Nullable *_Nonnull bu
 CMD_EXTERN const void *cmd_getErrorValue(const void *errorBox, const void *_Nullable *_Nonnull type,
                                          const void *_Nullable *_Nullable errorConformance);
 
+/// Allocates an uninitialized instance of a Swift class: its header (the class and a reference
+/// count of one) is written, its stored properties are not.
+///
+/// Wraps `swift_allocObject` (C), declared in swiftlang/swift `include/swift/Runtime/HeapObject.h`.
+/// The object is released with `swift_release`, which runs the class's destroyer once the count
+/// reaches zero, so every stored property must be initialized before the object is shared.
+/// - Parameters:
+///   - metadata: The class's metadata.
+///   - size: The instance size (`ClassMetadata::InstanceSize`).
+///   - alignmentMask: The instance alignment mask (`ClassMetadata::InstanceAlignMask`).
+/// - Returns: The object, retained once.
+CMD_EXTERN void *cmd_allocObject(const void *metadata, size_t size, size_t alignmentMask);
+
 /// Returns the class of a native Swift object.
 ///
 /// Wraps `swift_getObjectType` (C), declared in swiftlang/swift

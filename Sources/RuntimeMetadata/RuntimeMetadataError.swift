@@ -87,6 +87,31 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
     ///   - context: What was accessed, such as "field 'onTap' of 'MyApp.Button'".
     case functionNotReabstractable(typeName: String, context: String)
 
+    /// A new instance was asked for without a value for one of its stored properties.
+    ///
+    /// - Parameters:
+    ///   - name: The property's name.
+    ///   - typeName: The type being made.
+    case missingValue(name: String, typeName: String)
+
+    /// A stored property to be filled has a type with no obvious empty value
+    /// (``TypeMetadata/emptyValue()``).
+    ///
+    /// - Parameters:
+    ///   - typeName: The type without an empty value.
+    ///   - context: The properties that lead to it, outermost first; empty when the type was asked
+    ///     for directly.
+    case noEmptyValue(typeName: String, context: String)
+
+    /// A new instance was asked for with a different number of values than it has stored
+    /// properties.
+    ///
+    /// - Parameters:
+    ///   - expected: The number of stored properties.
+    ///   - actual: The number of values given.
+    ///   - typeName: The type being made.
+    case wrongValueCount(expected: Int, actual: Int, typeName: String)
+
     /// An input is larger or deeper than ``RuntimeMetadataLimits`` allows; the runtime never saw it.
     ///
     /// - Parameters:
@@ -132,6 +157,12 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
         case .functionNotReabstractable(let typeName, let context):
             return
                 "\(context) holds a function of type '\(typeName)' at its declared abstraction; without a reabstraction thunk, which only the compiler can emit, it cannot be read or written as a value"
+        case .missingValue(let name, let typeName):
+            return "no value for field '\(name)' of '\(typeName)'"
+        case .noEmptyValue(let typeName, let context):
+            return "'\(typeName)' has no empty value" + (context.isEmpty ? "" : " (\(context))")
+        case .wrongValueCount(let expected, let actual, let typeName):
+            return "'\(typeName)' has \(expected) stored properties, but \(actual) values were given"
         case .limitExceeded(let limit, let value, let context):
             return "\(limit) exceeds its limit of \(limit.maximum) (\(value)) in '\(context)'"
         }

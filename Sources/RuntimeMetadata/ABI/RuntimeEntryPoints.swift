@@ -218,6 +218,16 @@ enum RuntimeEntryPoints {
         }
     }
 
+    /// `swift_allocObject`: an uninitialized instance of a class.
+    /// - Parameters:
+    ///   - metadata: The class's metadata.
+    ///   - size: The instance size.
+    ///   - alignmentMask: The instance alignment mask.
+    /// - Returns: The object, retained once, its stored properties uninitialized.
+    static func allocateObject(_ metadata: UnsafeRawPointer, size: Int, alignmentMask: Int) -> UnsafeMutableRawPointer {
+        unsafe cmd_allocObject(metadata, size, alignmentMask)
+    }
+
     /// `swift_getObjectType`.
     /// - Parameter object: A native Swift object.
     /// - Returns: Its class's metadata.

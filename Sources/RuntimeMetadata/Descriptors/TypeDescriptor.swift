@@ -78,6 +78,10 @@ public struct TypeDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// The kind-specific flags (`TypeContextDescriptorFlags`).
     public var kindSpecificFlags: UInt16 { reference.kindSpecificFlags }
 
+    /// Whether the type is an actor (`TypeContextDescriptorFlags::Class_IsActor`,
+    /// include/swift/ABI/MetadataValues.h); `false` for other classes and other kinds.
+    public var isActor: Bool { kind == .class && reference.kindSpecificFlags & (1 << 7) != 0 }
+
     /// Whether the module recorded reflection metadata (field names and types) for the type.
     public var hasReflectionMetadata: Bool { reference.hasFieldDescriptor }
 

@@ -129,7 +129,7 @@ extension Field {
 
     private var context: String { "field '\(name)' of '\(declaringType.name)'" }
 
-    private func resolvedType() throws(RuntimeMetadataError) -> TypeMetadata {
+    func resolvedType() throws(RuntimeMetadataError) -> TypeMetadata {
         if storage.withObject({ $0.isAccessible }), let type { return type }
         guard let type, type.isCopyable else {
             throw .unresolvableFieldType(name: name, typeName: declaringType.name, mangledName: mangledTypeName)

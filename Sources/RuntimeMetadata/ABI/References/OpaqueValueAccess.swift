@@ -273,23 +273,34 @@ enum OpaqueValueAccess {
     ///   - offset: The property's offset.
     ///   - fieldType: The property's type.
     ///   - ownership: How the property holds a reference.
+    ///   - initializing: Whether the property's memory is uninitialized, as in an object or value
+    ///     being made, rather than holding a value to replace.
     /// - Returns: `false`, with memory untouched, when the value does not cast to the property's type.
     static func write<Value>(
         _ value: Value,
         at base: UnsafeMutableRawPointer,
         offset: Int,
         fieldType: MetadataReference,
-        ownership: StorageOwnership
+        ownership: StorageOwnership,
+        initializing: Bool = false
     ) -> Bool {
         let address = unsafe base + offset
         if ownership == .strong, MetadataReference(Value.self) == fieldType {
-            unsafe address.assumingMemoryBound(to: Value.self).pointee = value
+            if initializing {
+                unsafe address.assumingMemoryBound(to: Value.self).initialize(to: value)
+            } else {
+                unsafe address.assumingMemoryBound(to: Value.self).pointee = value
+            }
             return true
         }
         func assign<Field>(_: Field.Type) -> Bool {
             guard let converted = value as? Field else { return false }
             if ownership == .strong {
-                unsafe address.assumingMemoryBound(to: Field.self).pointee = converted
+                if initializing {
+                    unsafe address.assumingMemoryBound(to: Field.self).initialize(to: converted)
+                } else {
+                    unsafe address.assumingMemoryBound(to: Field.self).pointee = converted
+                }
                 return true
             }
             // A weak, unowned or unowned(unsafe) property of class or class-bound existential
@@ -302,14 +313,22 @@ enum OpaqueValueAccess {
                 let object = unsafe UnsafeRawPointer(bitPattern: objectWord).map {
                     unsafe Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue()
                 }
-                switch ownership {
-                case .weak:
+                switch (ownership, initializing) {
+                case (.weak, false):
                     unsafe address.assumingMemoryBound(to: WeakStorage.self).pointee.value = object
-                case .unowned:
+                case (.weak, true):
+                    unsafe address.assumingMemoryBound(to: WeakStorage.self).initialize(to: WeakStorage(value: object))
+                case (.unowned, false):
                     unsafe address.assumingMemoryBound(to: UnownedStorage.self).pointee.value = object
-                case .unownedUnsafe:
-                    unsafe address.assumingMemoryBound(to: UnmanagedStorage.self).pointee.value = object
-                case .strong:
+                case (.unowned, true):
+                    unsafe address.assumingMemoryBound(to: UnownedStorage.self).initialize(
+                        to: UnownedStorage(value: object)
+                    )
+                case (.unownedUnsafe, _):
+                    unsafe address.assumingMemoryBound(to: UnmanagedStorage.self).initialize(
+                        to: UnmanagedStorage(value: object)
+                    )
+                case (.strong, _):
                     break
                 }
                 // The witness tables follow, unowned words the existential already holds.
