@@ -108,6 +108,18 @@ public struct TypeDescriptor: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The pattern the runtime instantiates this generic type's metadata from; `nil` when the
+    /// type is not generic.
+    public var metadataPattern: MetadataPattern? {
+        reference.metadataPattern.map {
+            MetadataPattern(
+                rawFlags: $0.flags,
+                hasCompletionFunction: $0.hasCompletionFunction,
+                isClass: kind == .class
+            )
+        }
+    }
+
     /// The number of an enum's cases that carry a payload; `nil` for other kinds.
     public var payloadCaseCount: Int? { reference.enumCaseCounts?.payload }
 
@@ -216,6 +228,13 @@ public struct ContextDescriptor: Hashable, Sendable, CustomStringConvertible {
 
     /// The mangled name of the type an extension extends, printable; `nil` for other kinds.
     public var extendedTypeMangledName: String? { reference.extendedContextMangledName }
+
+    /// An anonymous context's mangled name: its stable identity, the same in every process that
+    /// loads the same build, where the runtime names it by its address. It carries the
+    /// declaring file's private discriminator (`33_…LL`) that a private type's own mangled name
+    /// holds. `nil` for other kinds, and for anonymous contexts compiled without
+    /// `-enable-anonymous-context-mangled-names`, which SwiftPM passes to debug builds only.
+    public var mangledName: String? { reference.anonymousMangledName }
 
     /// The name.
     public var description: String { reference.name }
@@ -367,4 +386,35 @@ public struct GenericContextSizes: Hashable, Sendable {
     public let hasConditionalInvertedProtocols: Bool
     /// Whether some parameter is a value (`let N: Int`).
     public let hasValues: Bool
+}
+
+/// The flags of a generic type's default metadata instantiation pattern
+/// (`GenericMetadataPatternFlags`, include/swift/ABI/MetadataValues.h).
+public struct MetadataPattern: Hashable, Sendable {
+    /// The raw `PatternFlags` word.
+    public let rawFlags: UInt32
+
+    /// Whether instantiation runs a completion function, as it does for a type whose layout
+    /// depends on its generic arguments.
+    public let hasCompletionFunction: Bool
+
+    /// Whether the pattern is a class's.
+    let isClass: Bool
+
+    /// `HasExtraDataPattern`: whether the pattern carries data to copy past the metadata's
+    /// fixed part (a value type's field offset vector, a class's extra members).
+    public var hasExtraDataPattern: Bool { rawFlags & (1 << 0) != 0 }
+
+    /// `HasTrailingFlags`: whether instantiated metadata ends with a word of trailing flags.
+    public var hasTrailingFlags: Bool { rawFlags & (1 << 1) != 0 }
+
+    /// `Class_HasImmediateMembersPattern`: whether a class's pattern carries its immediate
+    /// members; `false` for value types.
+    public var hasImmediateMembersPattern: Bool { isClass && rawFlags & (1 << 31) != 0 }
+
+    /// `Value_MetadataKind`: the kind a struct or enum pattern's metadata takes (``TypeMetadata/Kind/struct``,
+    /// ``TypeMetadata/Kind/enum`` or ``TypeMetadata/Kind/optional``); `nil` for a class.
+    public var valueMetadataKind: TypeMetadata.Kind? {
+        isClass ? nil : TypeMetadata.Kind(rawValue: UInt((rawFlags >> 21) & 0x7FF))
+    }
 }

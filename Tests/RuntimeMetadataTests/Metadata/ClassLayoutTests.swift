@@ -257,3 +257,75 @@ struct GenericContextSizeTests {
         #expect(descriptor.genericRequirements.count == sizes.requirementCount)
     }
 }
+
+/// A generic struct whose layout depends on its argument.
+private struct DependentLayout<T> {
+    var count: Int
+    var value: T
+}
+
+/// A generic enum.
+private enum GenericChoice<T> {
+    case some(T)
+    case none
+}
+
+/// A private type, in this file's anonymous context.
+private struct PrivateMarker {}
+
+@Suite("Metadata patterns and anonymous contexts")
+struct MetadataPatternTests {
+    @Test("A generic type's pattern flags name the kind its metadata takes")
+    func valueKinds() throws {
+        let cases: [(pattern: Any.Type, instance: Any.Type)] = [
+            (DependentLayout<Int>.self, DependentLayout<String>.self),
+            (GenericChoice<Int>.self, GenericChoice<[Int]>.self),
+            (Int?.self, String?.self),
+            ([Int].self, [String].self),
+            (KeyArguments<Int, String>.self, KeyArguments<Int, Int>.self),
+        ]
+        for (patternType, instanceType) in cases {
+            let pattern = try #require(TypeMetadata(patternType).descriptor?.metadataPattern)
+            // The oracle: the kind word of an instantiation of the same descriptor.
+            #expect(pattern.valueMetadataKind == TypeMetadata(instanceType).kind, "\(patternType)")
+            #expect(!pattern.hasImmediateMembersPattern)
+        }
+        // A layout that depends on the argument is computed when the metadata is completed.
+        #expect(TypeMetadata(DependentLayout<Int>.self).descriptor?.metadataPattern?.hasCompletionFunction == true)
+        let classPattern = try #require(TypeMetadata(GenericRoot<Int>.self).descriptor?.metadataPattern)
+        #expect(classPattern.valueMetadataKind == nil)
+        #expect(classPattern.hasCompletionFunction)
+        // Non-generic types have no pattern.
+        #expect(TypeMetadata(Int.self).descriptor?.metadataPattern == nil)
+        #expect(TypeMetadata(PlainClass.self).descriptor?.metadataPattern == nil)
+    }
+
+    @Test("A private type's anonymous context has a stable mangled name: the type's, with its file's discriminator")
+    func anonymousContext() throws {
+        func anonymousName(_ type: Any.Type) throws -> String {
+            let descriptor = try #require(TypeMetadata(type).descriptor)
+            let anonymous = try #require(descriptor.parents.first { $0.kind == .anonymous })
+            // Other contexts have none.
+            #expect(descriptor.parents.filter { $0.kind != .anonymous }.allSatisfy { $0.mangledName == nil })
+            return try #require(anonymous.mangledName)
+        }
+        let marker = try anonymousName(PrivateMarker.self)
+        let plain = try anonymousName(PlainClass.self)
+        // The mangling of a private declaration (docs/ABI/Mangling.rst): module, name, the
+        // private discriminator `33_` plus 32 hexadecimal digits and `LL`, then the kind.
+        let pattern = /\$s\d+([A-Za-z]+)\d+([A-Za-z]+)33_([0-9A-F]{32})LL([VC])/
+        let markerMatch = try #require(marker.wholeMatch(of: pattern))
+        let plainMatch = try #require(plain.wholeMatch(of: pattern))
+        #expect(markerMatch.1 == "RuntimeMetadataTests" && markerMatch.2 == "PrivateMarker" && markerMatch.4 == "V")
+        #expect(plainMatch.2 == "PlainClass" && plainMatch.4 == "C")
+        // The compiler derives the discriminator from the file: the same for both types here, another
+        // for a private type of another file.
+        #expect(markerMatch.3 == plainMatch.3)
+        let elsewhere = try #require(try anonymousName(privateFixtureType).wholeMatch(of: pattern))
+        #expect(elsewhere.1 == "Fixtures" && elsewhere.2 == "PrivateFixture")
+        #expect(elsewhere.3 != markerMatch.3)
+        // The runtime's own mangling of the type spells the context by its address instead.
+        let runtimeName = try #require(_mangledTypeName(PrivateMarker.self))
+        #expect(!runtimeName.contains(String(markerMatch.3)))
+    }
+}

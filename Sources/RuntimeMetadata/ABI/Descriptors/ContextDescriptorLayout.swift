@@ -2,7 +2,12 @@
 //
 // Mirrors swift::TargetContextDescriptor and the small descriptors that share its header:
 // TargetModuleContextDescriptor, TargetExtensionContextDescriptor and
-// TargetAnonymousContextDescriptor, from swiftlang/swift include/swift/ABI/Metadata.h.
+// TargetAnonymousContextDescriptor, from swiftlang/swift include/swift/ABI/Metadata.h. An
+// anonymous context's trailing objects are its generic context, when `isGeneric`, then a
+// TargetMangledContextName (one relative direct pointer to a mangled name), when
+// AnonymousContextDescriptorFlags::HasMangledName (kind-specific bit 0,
+// include/swift/ABI/MetadataValues.h) is set: the compiler emits it under
+// `-enable-anonymous-context-mangled-names`, which SwiftPM passes to debug builds.
 // Checked against Swift 6.3.1 on Linux x86_64. `Parent` is a relative indirectable pointer;
 // a module's is 0.
 
@@ -53,6 +58,17 @@ struct ContextDescriptorLayout: Sendable {
     var extendedContext: UnsafeRawPointer? {
         guard unsafe flags.kind == .extension else { return nil }
         return unsafe address.relativeDirectPointer(at: MemoryLayout<ModuleFields>.offset(of: \.name)!)
+    }
+
+    /// An anonymous context's mangled name (`TargetMangledContextName`), or `nil` when the
+    /// context is not anonymous or was compiled without one.
+    var anonymousMangledName: MangledNameLayout? {
+        let flags = unsafe flags
+        guard flags.kind == .anonymous, flags.kindSpecificFlags & 0x1 != 0 else { return nil }
+        var trailing = unsafe address + MemoryLayout<Fields>.size
+        if flags.isGeneric { unsafe trailing = unsafe GenericContextDescriptorHeaderLayout(header: trailing).end }
+        guard let name = unsafe trailing.relativeDirectPointer(at: 0) else { return nil }
+        return unsafe MangledNameLayout(name)
     }
 
     /// The module that contains this context.

@@ -40,16 +40,33 @@ struct GenericContextDescriptorHeaderLayout: Sendable {
     /// The address of the base header (`GenericContextDescriptorHeader`).
     nonisolated(unsafe) let address: UnsafeRawPointer
 
+    /// The address of the type header (`TargetTypeGenericContextDescriptorHeader`), for a type
+    /// descriptor's generic context.
+    nonisolated(unsafe) let typeHeader: UnsafeRawPointer?
+
     /// Creates a view of a bare header.
     /// - Parameter address: The header's address.
     init(header address: UnsafeRawPointer) {
         unsafe self.address = address
+        unsafe self.typeHeader = nil
     }
 
     /// Creates a view of a type descriptor's generic header.
     /// - Parameter address: The address of `TargetTypeGenericContextDescriptorHeader`.
     init(typeHeader address: UnsafeRawPointer) {
         unsafe self.address = address + MemoryLayout<TypeFields>.offset(of: \.base)!
+        unsafe self.typeHeader = address
+    }
+
+    /// `DefaultInstantiationPattern`: the pattern the runtime instantiates the type's metadata
+    /// from; `nil` for a non-type context.
+    var defaultInstantiationPattern: GenericMetadataPatternLayout? {
+        guard let typeHeader = unsafe typeHeader,
+            let pattern = unsafe typeHeader.relativeDirectPointer(
+                at: MemoryLayout<TypeFields>.offset(of: \.defaultInstantiationPattern)!
+            )
+        else { return nil }
+        return unsafe GenericMetadataPatternLayout(pattern)
     }
 
     /// `NumParams`.

@@ -144,6 +144,17 @@ struct DescriptorReference: Hashable, Sendable {
         return unsafe (context.parameterCount, context.requirementCount, context.keyArgumentCount, context.flags)
     }
 
+    /// An anonymous context's mangled name, printable; `nil` for other kinds or when the
+    /// compiler emitted none.
+    var anonymousMangledName: String? { unsafe context.anonymousMangledName?.printable }
+
+    /// A generic type's default instantiation pattern: its `PatternFlags` and whether it has a
+    /// completion function; `nil` for non-generic types and other kinds.
+    var metadataPattern: (flags: UInt32, hasCompletionFunction: Bool)? {
+        guard isType, let pattern = unsafe genericContext?.defaultInstantiationPattern else { return nil }
+        return unsafe (pattern.flags, pattern.hasCompletionFunction)
+    }
+
     /// An enum descriptor's payload and empty case counts; `nil` for other kinds.
     var enumCaseCounts: (payload: Int, empty: Int)? {
         guard unsafe context.flags.kind == .enum else { return nil }
