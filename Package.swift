@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "RuntimeMetadata", targets: ["RuntimeMetadata"]),
         .library(name: "MetadataInspector", targets: ["MetadataInspector"]),
         .library(name: "ViewGraph", targets: ["ViewGraph"]),
+        .library(name: "ValueDump", targets: ["ValueDump"]),
         .executable(name: "metadata-inspect", targets: ["metadata-inspect"]),
         .executable(name: "viewgraph-example", targets: ["viewgraph-example"]),
     ],
@@ -29,6 +30,11 @@ let package = Package(
         ),
         .target(
             name: "MetadataInspector",
+            dependencies: ["RuntimeMetadata"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ValueDump",
             dependencies: ["RuntimeMetadata"],
             swiftSettings: strictSettings
         ),
@@ -74,6 +80,7 @@ let package = Package(
             name: "RuntimeMetadataTests",
             dependencies: [
                 "RuntimeMetadata", "Fixtures", "FixturesWithoutReflection", "ResilientFixtures", "Swift5Client",
+                "ValueDump",
             ],
             swiftSettings: strictSettings
         ),

@@ -49,6 +49,7 @@ final class TypeRecord: CacheEntry {
     let caseNames = LazyValue<StringsBox>()
     let tupleElements = LazyValue<TupleElementsBox>()
     let comparator = LazyValue<ComparatorBox>()
+    let walkPlan = LazyValue<WalkPlanBox>()
 
     /// Returns the record of a metadata record, building it on first use.
     /// - Parameter reference: The metadata.

@@ -42,6 +42,10 @@ public struct EnumCase: Hashable, Sendable, CustomStringConvertible {
     /// code cannot move (FunctionAbstraction.swift).
     let storesSubstitutedFunction: Bool
 
+    /// The payload's type as the case's record states it: ``payloadType``, except that one
+    /// labelled value stays the one-element tuple `(radius: Double)`, which `Mirror` shows.
+    let recordedPayloadType: TypeMetadata?
+
     /// The name and payload.
     public var description: String {
         hasPayload ? "\(name)(\(payloadType?.name ?? "<unknown>"))" : name
@@ -73,6 +77,7 @@ extension TypeMetadata {
             var cases: [EnumCase] = []
             for (tag, entry) in records.enumerated() {
                 var payloadType = entry.type.map(TypeMetadata.init)
+                let recordedPayloadType = payloadType
                 var labels: [String?] = []
                 if let tuple = payloadType, tuple.kind == .tuple {
                     let elements = tuple.tupleElements
@@ -96,7 +101,8 @@ extension TypeMetadata {
                         enumType: self,
                         storesSubstitutedFunction: entry.type.map {
                             TypeMetadata($0).storesSubstitutedFunction(declaredAs: entry.mangledTypeName ?? "")
-                        } ?? false
+                        } ?? false,
+                        recordedPayloadType: recordedPayloadType
                     )
                 )
             }

@@ -348,7 +348,7 @@ enum OpaqueValueAccess {
 
     /// The enum witnesses of a type, or `nil` when it has none.
     @inline(__always)
-    private static func enumWitnesses(_ metadata: MetadataReference) -> ValueWitnessTableLayout? {
+    static func enumWitnesses(_ metadata: MetadataReference) -> ValueWitnessTableLayout? {
         guard let table = unsafe MetadataLayout(metadata.address).valueWitnesses,
             unsafe table.flags.contains(ValueWitnessFlags.hasEnumWitnesses)
         else { return nil }

@@ -1,0 +1,133 @@
+// OpaqueValueAccess+Parts.swift
+//
+// Copies the parts of a value out of its storage in one pass: the stored properties of a
+// struct or class instance, the elements of a tuple. The value arrives in an `Any`, is
+// projected out of its container once (ExistentialContainerLayout), and each part is copied
+// from its offset with its type's own value witnesses (by opening the part's type), so reading
+// every part of a value costs one projection and one copy per part. Parts stored as weak or
+// unowned references go through `read`, which loads them as their storage requires.
+
+extension OpaqueValueAccess {
+    /// Where one part of a value lives and how to copy it.
+    struct PartLayout: Sendable {
+        /// The part's offset in the value, or in the object for a class instance.
+        let offset: Int
+        /// The part's declared type.
+        let type: MetadataReference
+        /// How a stored property holds its reference; `.strong` for tuple elements.
+        let ownership: StorageOwnership
+        /// Whether the part is a function stored at its declaration's abstraction (the DocC
+        /// article "Reading type metadata"), or an optional of one: it is never handed out as a
+        /// value, except an optional's `nil`, which holds no function.
+        let isWithheldFunction: Bool
+    }
+
+    /// Calls `body` with a copy of each part of a value, in order.
+    /// - Parameters:
+    ///   - value: A struct, tuple or class instance, in an `Any`.
+    ///   - isObject: Whether the value is a class instance, whose parts are in the object.
+    ///   - parts: The parts' layouts.
+    ///   - body: Receives each part's index and its value, or `nil` for a withheld function.
+    static func forEachPart(
+        of value: borrowing Any,
+        isObject: Bool,
+        parts: [PartLayout],
+        _ body: (Int, Any?) throws -> Void
+    ) rethrows {
+        try unsafe withUnsafePointer(to: value) { container in
+            let (address, _) = unsafe ExistentialContainerLayout.project(
+                UnsafeRawPointer(container),
+                type: MetadataReference(Any.self)
+            )
+            guard let base = unsafe isObject ? address.pointer(at: 0) : address else { return }
+            for index in parts.indices {
+                let part = parts[index]
+                try unsafe body(index, copyPart(part, at: base))
+            }
+        }
+    }
+
+    /// Copies one part out of a value's storage.
+    @inline(__always)
+    private static func copyPart(_ part: PartLayout, at base: UnsafeRawPointer) -> Any? {
+        if part.isWithheldFunction {
+            // Only an optional's `nil` is handed out: it holds no function to call.
+            guard part.type.rawKind == MetadataKind.optional.rawValue,
+                let witnesses = unsafe enumWitnesses(part.type)
+            else { return nil }
+            let address = unsafe base + part.offset
+            let tag = unsafe RuntimeEntryPoints.callGetEnumTag(
+                witnesses.witness(.getEnumTag),
+                value: address,
+                metadata: part.type.address
+            )
+            // Optional's payload case, `some`, has tag 0.
+            return tag == 0 ? nil : unsafe copyAny(at: address, type: part.type.metatype)
+        }
+        if part.ownership == .strong {
+            return unsafe copyAny(at: base + part.offset, type: part.type.metatype)
+        }
+        return unsafe read(at: base, offset: part.offset, fieldType: part.type, ownership: part.ownership, as: Any.self)
+    }
+
+    /// The identity of the object a class instance held in an `Any` refers to.
+    /// - Parameter value: A class instance, in an `Any`.
+    /// - Returns: The object's address.
+    static func objectAddress(of value: borrowing Any) -> UInt {
+        unsafe withUnsafePointer(to: value) { container in
+            let (address, _) = unsafe ExistentialContainerLayout.project(
+                UnsafeRawPointer(container),
+                type: MetadataReference(Any.self)
+            )
+            return unsafe UInt(bitPattern: address.pointer(at: 0))
+        }
+    }
+}
+
+extension OpaqueValueAccess {
+    /// The tag of an enum value held in an `Any`.
+    /// - Parameters:
+    ///   - value: The enum value, in an `Any`.
+    ///   - metadata: Its type (the `Any`'s dynamic type).
+    /// - Returns: The tag, or `nil` when the type has no enum witnesses.
+    static func enumTag(inAny value: borrowing Any, metadata: MetadataReference) -> Int? {
+        guard let witnesses = unsafe enumWitnesses(metadata) else { return nil }
+        return unsafe withUnsafePointer(to: value) { container in
+            let (address, _) = unsafe ExistentialContainerLayout.project(
+                UnsafeRawPointer(container),
+                type: MetadataReference(Any.self)
+            )
+            return unsafe RuntimeEntryPoints.callGetEnumTag(
+                witnesses.witness(.getEnumTag),
+                value: address,
+                metadata: metadata.address
+            )
+        }
+    }
+
+    /// Copies the payload out of an enum value held in an `Any`, leaving the value intact.
+    /// - Parameters:
+    ///   - value: The enum value, in an `Any`.
+    ///   - metadata: Its type.
+    ///   - payloadType: The payload's type.
+    ///   - isIndirect: Whether the case is `indirect`.
+    /// - Returns: The payload, or `nil` when the type has no enum witnesses.
+    static func enumPayload(
+        inAny value: borrowing Any,
+        metadata: MetadataReference,
+        payloadType: MetadataReference,
+        isIndirect: Bool
+    ) -> Any? {
+        unsafe withUnsafePointer(to: value) { container in
+            let (address, _) = unsafe ExistentialContainerLayout.project(
+                UnsafeRawPointer(container),
+                type: MetadataReference(Any.self)
+            )
+            func copyOut<T>(_: T.Type) -> Any? {
+                let typed = unsafe address.assumingMemoryBound(to: T.self).pointee
+                return payload(of: typed, metadata: metadata, payloadType: payloadType, isIndirect: isIndirect)
+            }
+            return _openExistential(metadata.metatype, do: copyOut)
+        }
+    }
+}

@@ -1,0 +1,323 @@
+// ValueWalker.swift
+//
+// The value walker: one entry point that reports how a value is built, one level at a time,
+// with each part typed as far as the runtime knows it. Parts are copied from their offsets
+// through the per-type plan (WalkPlan.swift), without a `Mirror`.
+
+/// Reports the structure of values: their fields, enum cases and payloads, tuple elements,
+/// optionals, collection elements, and class instances with their identity.
+///
+/// ```swift
+/// let walker = ValueWalker()
+/// let node = walker.node(for: person)
+/// node.forEachChild { child in
+///     print(child.label ?? "-", child.declaredType?.name ?? "?")
+/// }
+/// ```
+///
+/// The walker answers from the same per-type caches as the rest of the library: after the first
+/// value of a type, a node costs a cache lookup, and each part one copy from its offset. It
+/// follows `Mirror`'s view of a value where the two meet, so that tools built on `Mirror`
+/// output (dumps, snapshot tests) can move to it:
+/// - the standard library's numbers, `Bool`, strings and characters are leaves;
+/// - `Array`, `ArraySlice`, `ContiguousArray`, `Set` and `Dictionary` list their elements,
+///   a dictionary's as `(key:value:)` tuples, read through the `Collection` conformance;
+/// - a class instance lists the stored properties of its class and superclasses, each with
+///   the class that declares it (``ValueChild/declaringType``);
+/// - an enum lists its payload under its case's name, an optional its wrapped value as `some`;
+/// - an existential part (`Any`, `any P`) is reported as the value it holds, with its declared
+///   type kept in ``ValueChild/declaredType``.
+///
+/// A type's `CustomReflectable` mirror replaces its stored structure only when the walker is
+/// made with `honorsCustomReflectable`, as `Mirror` always does; the standard library's own
+/// mirrors for the types above are not needed, as they show what the walker shows.
+public struct ValueWalker: Sendable {
+    /// Whether a `CustomReflectable` type is walked through its custom mirror, as `Mirror`
+    /// walks it (`Date`, `URL` and `Data` show their custom children), rather than its storage.
+    public var honorsCustomReflectable: Bool
+
+    /// Creates a walker.
+    /// - Parameter honorsCustomReflectable: Whether custom mirrors replace stored structure.
+    public init(honorsCustomReflectable: Bool = false) {
+        self.honorsCustomReflectable = honorsCustomReflectable
+    }
+
+    /// Reports how a value is built, one level deep.
+    /// - Parameter value: Any value; an existential is looked through to the value it holds.
+    /// - Returns: The value's node.
+    public func node(for value: Any) -> ValueNode {
+        var value = value
+        var stored = BorrowedExistential.dynamicType(of: value)
+        if stored.rawKind == MetadataKind.existential.rawValue {
+            // An `Any` holding an existential, as generic code makes one from `T == Any`: the
+            // value inside, as `as?` and `Mirror` see it.
+            value = OpaqueValueAccess.projectedCopy(of: value)
+            stored = BorrowedExistential.dynamicType(of: value)
+        }
+        if stored.rawKind == MetadataKind.extendedExistential.rawValue {
+            // A constrained existential (`any Sequence<Int>`): the runtime's cast opens it.
+            func open<T>(_: T.Type) -> Any? { value as? T }
+            if let inner = _openExistential(Swift.type(of: value), do: open) {
+                value = inner
+                stored = BorrowedExistential.dynamicType(of: value)
+            }
+        }
+        let type = TypeMetadata(stored)
+        let plan = type.walkPlan
+        var style = plan.withObject { $0.value.style }
+        var mirror: Mirror? = nil
+        if honorsCustomReflectable, style != .leaf, style != .collection, style != .set, style != .dictionary,
+            plan.withObject({ $0.value.isCustomReflectable })
+        {
+            style = .custom
+            mirror = Mirror(reflecting: value)
+        }
+        return ValueNode(value: value, type: type, style: style, plan: plan, mirror: mirror)
+    }
+
+    /// What ``walk(_:_:)`` does after a visit.
+    public enum Decision: Sendable {
+        /// Visit the node's children next.
+        case visitChildren
+        /// Go on with the node's next sibling.
+        case skipChildren
+        /// End the walk.
+        case stop
+    }
+
+    /// One visit of ``walk(_:_:)``.
+    public struct Visit {
+        /// The label the node has in its parent, or `nil` for the root and unlabelled parts.
+        public let label: String?
+        /// The node's depth: 0 for the root.
+        public let depth: Int
+        /// The node.
+        public let node: ValueNode
+        /// Whether the node is a class instance already visited in this walk: its children
+        /// are not visited again, so cycles end.
+        public let isRevisit: Bool
+    }
+
+    /// Visits a value and its parts depth-first, parents before children, in the order
+    /// ``ValueNode/forEachChild(_:)`` reports them.
+    ///
+    /// The walk keeps its own stack, so a value nested a million levels deep (a long linked
+    /// list) is walked without running out of the thread's stack. A class instance met again is
+    /// visited with ``Visit/isRevisit`` set and its children skipped. Withheld parts (a function
+    /// stored at its declaration's abstraction) are not visited.
+    /// - Parameters:
+    ///   - value: The root value.
+    ///   - visit: Called once per node; its decision steers the walk.
+    public func walk(_ value: Any, _ visit: (Visit) throws -> Decision) rethrows {
+        var seen: Set<ObjectIdentifier> = []
+        var stack: [(label: String?, depth: Int, value: Any)] = [(nil, 0, value)]
+        while let (label, depth, current) = stack.popLast() {
+            let node = node(for: current)
+            var isRevisit = false
+            if node.style == .class, let identifier = node.objectIdentifier {
+                isRevisit = !seen.insert(identifier).inserted
+            }
+            switch try visit(Visit(label: label, depth: depth, node: node, isRevisit: isRevisit)) {
+            case .stop:
+                return
+            case .skipChildren:
+                continue
+            case .visitChildren:
+                guard !isRevisit else { continue }
+                let start = stack.count
+                node.forEachChild { child in
+                    if let value = child.value { stack.append((child.label, depth + 1, value)) }
+                }
+                stack[start...].reverse()
+            }
+        }
+    }
+}
+
+/// One value as ``ValueWalker`` reports it: its type, its shape, and its parts.
+///
+/// A node holds the value, so it is not `Sendable` when the value is not.
+public struct ValueNode {
+    /// The shape of a value.
+    public enum Style: Hashable, Sendable {
+        /// No parts: numbers, strings, functions, metatypes, builtin values, and types whose
+        /// parts are unknown (``ValueNode/partsUnavailable``).
+        case leaf
+        /// A struct, with its stored properties.
+        case `struct`
+        /// A class instance, with the stored properties of its class and superclasses.
+        case `class`
+        /// An enum value, with its payload, if any, under its case's name.
+        case `enum`
+        /// A tuple, with its elements.
+        case tuple
+        /// An optional, with its wrapped value as `some`.
+        case optional
+        /// An array, with its elements.
+        case collection
+        /// A dictionary, with its elements as `(key:value:)` tuples.
+        case dictionary
+        /// A set, with its members.
+        case set
+        /// A `CustomReflectable` value walked through its custom mirror (``ValueNode/customMirror``).
+        case custom
+    }
+
+    /// The value, never an existential container: an `Any` holding an `Any` is looked through.
+    public let value: Any
+
+    /// The value's dynamic type.
+    public let type: TypeMetadata
+
+    /// The value's shape.
+    public let style: Style
+
+    /// The custom mirror of a ``Style/custom`` node.
+    public let customMirror: Mirror?
+
+    let plan: ImmortalReference<WalkPlanBox>
+
+    init(value: Any, type: TypeMetadata, style: Style, plan: ImmortalReference<WalkPlanBox>, mirror: Mirror?) {
+        self.value = value
+        self.type = type
+        self.style = style
+        self.plan = plan
+        self.customMirror = mirror
+    }
+
+    /// The identity of a class instance, for cycle detection, or of a metatype, as `dump` uses
+    /// it; `nil` for other values.
+    public var objectIdentifier: ObjectIdentifier? {
+        if type.kind == .class { return ObjectIdentifier(value as AnyObject) }
+        if let metatype = value as? Any.Type { return ObjectIdentifier(metatype) }
+        return nil
+    }
+
+    /// A class and its superclasses, the instance's own class first; empty for other values.
+    public var classHierarchy: [TypeMetadata] { plan.withObject { $0.value.classHierarchy } }
+
+    /// Why a struct or class instance is reported without parts: its module has no reflection
+    /// metadata, or a stored property's type does not resolve; `nil` otherwise.
+    public var partsUnavailable: RuntimeMetadataError? { plan.withObject { $0.value.partsUnavailable } }
+
+    /// The case of an enum or optional value.
+    public var enumCase: EnumCase? {
+        guard style == .enum || style == .optional,
+            let tag = OpaqueValueAccess.enumTag(inAny: value, metadata: type.reference),
+            let cases = try? type.cases, cases.indices.contains(tag)
+        else { return nil }
+        return cases[tag]
+    }
+
+    /// The number of children ``forEachChild(_:)`` reports.
+    public var childCount: Int {
+        switch style {
+        case .leaf: return 0
+        case .struct, .class, .tuple: return plan.withObject { $0.value.layouts.count }
+        case .enum, .optional: return enumCase?.hasPayload == true ? 1 : 0
+        case .collection, .dictionary, .set: return WalkedCollections.count(of: value) ?? 0
+        case .custom: return customMirror?.children.count ?? 0
+        }
+    }
+
+    /// Calls `body` with each child, in order: stored properties in declaration order
+    /// (superclasses' first), tuple elements, an enum's payload, an optional's wrapped value,
+    /// collection elements, or a custom mirror's children.
+    /// - Parameter body: Receives each child.
+    public func forEachChild(_ body: (ValueChild) throws -> Void) rethrows {
+        switch style {
+        case .leaf:
+            return
+        case .struct, .class, .tuple:
+            try plan.withObject { box in
+                let plan = box.value
+                try OpaqueValueAccess.forEachPart(of: value, isObject: style == .class, parts: plan.layouts) {
+                    index,
+                    part in
+                    try body(
+                        ValueChild(
+                            label: plan.labels[index],
+                            value: part,
+                            declaredType: plan.partTypes[index],
+                            declaringType: plan.declaringTypes.isEmpty ? nil : plan.declaringTypes[index]
+                        )
+                    )
+                }
+            }
+        case .enum, .optional:
+            // The payload as the record types it: one labelled value is a one-element tuple,
+            // laid out as its element, as `Mirror` shows it.
+            guard let enumCase, enumCase.hasPayload, let payloadType = enumCase.recordedPayloadType else { return }
+            let payload: Any? =
+                enumCase.storesSubstitutedFunction
+                ? nil
+                : OpaqueValueAccess.enumPayload(
+                    inAny: value,
+                    metadata: type.reference,
+                    payloadType: payloadType.reference,
+                    isIndirect: enumCase.isIndirect
+                )
+            try body(ValueChild(label: enumCase.name, value: payload, declaredType: payloadType, declaringType: nil))
+        case .collection, .dictionary, .set:
+            try WalkedCollections.forEachElement(of: value) {
+                try body(ValueChild(label: nil, value: $0, declaredType: nil, declaringType: nil))
+            }
+        case .custom:
+            guard let customMirror else { return }
+            for child in customMirror.children {
+                try body(ValueChild(label: child.label, value: child.value, declaredType: nil, declaringType: nil))
+            }
+        }
+    }
+
+    /// The children, as ``forEachChild(_:)`` reports them.
+    public var children: [ValueChild] {
+        var children: [ValueChild] = []
+        forEachChild { children.append($0) }
+        return children
+    }
+}
+
+/// One part of a value: a stored property, a tuple element, a payload, an element.
+public struct ValueChild {
+    /// The part's label: a property's name, a tuple element's label or `.0`, a case's name,
+    /// `some`; `nil` for collection elements.
+    public let label: String?
+
+    /// The part's value, looked through any existential container; `nil` only for a function
+    /// stored at its declaration's abstraction (or an optional holding one), which cannot be
+    /// handed out as a value (the DocC article "Reading type metadata").
+    public let value: Any?
+
+    /// The type the part is declared with (`Any` for an `Any` property, whose ``value`` has its
+    /// own dynamic type); `nil` for collection elements and custom mirror children.
+    public let declaredType: TypeMetadata?
+
+    /// The class that declares a stored property of a class instance; `nil` for other parts.
+    public let declaringType: TypeMetadata?
+}
+
+@available(*, unavailable)
+extension ValueNode: Sendable {}
+
+@available(*, unavailable)
+extension ValueChild: Sendable {}
+
+@available(*, unavailable)
+extension ValueWalker.Visit: Sendable {}
+
+/// Collection elements, read through the `Collection` conformance.
+private enum WalkedCollections {
+    static let collection = try? ProtocolDescriptor((any Collection).self)
+
+    static func count(of value: Any) -> Int? {
+        collection?.withOpened(value, as: (any Collection).self) { $0.count }
+    }
+
+    static func forEachElement(of value: Any, _ body: (Any) throws -> Void) rethrows {
+        func iterate<C: Collection>(_ elements: C) throws {
+            for element in elements { try body(element) }
+        }
+        _ = try collection?.withOpened(value, as: (any Collection).self) { try iterate($0) }
+    }
+}

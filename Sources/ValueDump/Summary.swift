@@ -1,0 +1,123 @@
+// Summary.swift
+//
+// The text after a value's bullet and name, as the standard library's `_dumpPrint_unlocked`
+// writes it (stdlib/public/core/OutputStream.swift): element counts for tuples and collections,
+// then the first of `debugDescription`, `description` and `TextOutputStreamable`, then the
+// qualified type name for structs and classes and `Type.case` for enums, then the value as
+// `String(reflecting:)` prints it. The protocols are found through RuntimeMetadata's
+// conformance cache and called on the value where its `Any` holds it.
+
+internal import RuntimeMetadata
+
+enum Summary {
+    private static let debugPrintable = try? ProtocolDescriptor((any CustomDebugStringConvertible).self)
+    private static let printable = try? ProtocolDescriptor((any CustomStringConvertible).self)
+    private static let streamable = try? ProtocolDescriptor((any TextOutputStreamable).self)
+
+    /// Writes a node's summary.
+    /// - Parameters:
+    ///   - node: The node.
+    ///   - childCount: The children its line counts.
+    ///   - target: The stream.
+    static func write<TargetStream: TextOutputStream>(
+        _ node: ValueNode,
+        childCount: Int,
+        to target: inout TargetStream
+    ) {
+        switch containerStyle(of: node) {
+        case .tuple?:
+            target.write(childCount == 1 ? "(1 element)" : "(\(childCount) elements)")
+            return
+        case .collection?:
+            target.write(childCount == 1 ? "1 element" : "\(childCount) elements")
+            return
+        case .dictionary?:
+            target.write(childCount == 1 ? "1 key/value pair" : "\(childCount) key/value pairs")
+            return
+        case .set?:
+            target.write(childCount == 1 ? "1 member" : "\(childCount) members")
+            return
+        default:
+            break
+        }
+        let value = node.value
+        if let text = debugPrintable?.withOpened(
+            value,
+            as: (any CustomDebugStringConvertible).self,
+            { $0.debugDescription }
+        ) {
+            target.write(text)
+            return
+        }
+        if let text = printable?.withOpened(value, as: (any CustomStringConvertible).self, { $0.description }) {
+            target.write(text)
+            return
+        }
+        if let streamed = streamable?.withOpened(
+            value,
+            as: (any TextOutputStreamable).self,
+            { streamed in
+                var text = ""
+                streamed.write(to: &text)
+                return text
+            }
+        ) {
+            target.write(streamed)
+            return
+        }
+        switch displayStyle(of: node) {
+        case .struct?, .class?:
+            target.write(subjectName(of: node))
+        case .enum?:
+            target.write(subjectName(of: node))
+            if let name = node.enumCase?.name {
+                target.write(".")
+                target.write(name)
+            }
+        default:
+            target.write(String(reflecting: value))
+        }
+    }
+
+    /// The style that makes a summary an element count, as `Mirror.displayStyle` gives it.
+    private static func containerStyle(of node: ValueNode) -> ValueNode.Style? {
+        switch node.style {
+        case .tuple, .collection, .dictionary, .set: return node.style
+        case .custom:
+            switch node.customMirror?.displayStyle {
+            case .tuple?: return .tuple
+            case .collection?: return .collection
+            case .dictionary?: return .dictionary
+            case .set?: return .set
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// What `Mirror.displayStyle` would be, for the struct, class and enum cases.
+    private static func displayStyle(of node: ValueNode) -> Mirror.DisplayStyle? {
+        switch node.style {
+        case .struct: return .struct
+        case .class: return .class
+        case .enum: return .enum
+        case .optional: return .optional
+        case .custom: return node.customMirror?.displayStyle
+        case .leaf:
+            // A struct or class whose parts are unknown is still one to `Mirror`.
+            switch node.type.kind {
+            case .struct: return .struct
+            case .class: return .class
+            case .enum: return .enum
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// The qualified name of the mirror's subject.
+    private static func subjectName(of node: ValueNode) -> String {
+        if node.style == .custom, let mirror = node.customMirror { return TypeMetadata(mirror.subjectType).name }
+        return node.type.name
+    }
+}
