@@ -13,6 +13,7 @@ let package = Package(
             name: "RuntimeMetadataBenchmarks",
             dependencies: [
                 .product(name: "RuntimeMetadata", package: "RuntimeMetadata"),
+                .product(name: "ValueDump", package: "RuntimeMetadata"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/RuntimeMetadataBenchmarks",

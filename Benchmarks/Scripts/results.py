@@ -44,6 +44,17 @@ PAIRS = [
     ("Equality.layout.warm", "Equatable.equal", "within 2x", 0.5, 0.4),
     ("TypeByName.reflectingName.warm", "TypeByName.stdlibTypeByName", ">= 5x faster", 5.0, 4.5),
     ("Conformers.records.cold", "Runtime.firstFailingCast.cold", "<= 2x of it", 0.5, 0.15),
+    # Warm paths the way users call them (issue 12): four types alternating, names read, each
+    # type's own `==` on the concrete type, typed key paths.
+    ("Realistic.withOpened.call.warm", "Realistic.AsCast.call", ">= 10x faster", 10.0, 2.5),
+    ("Realistic.open.call.warm", "Realistic.AsCast.call", ">= 10x faster", 10.0, 2.0),
+    ("Realistic.fields.namesOffsets.warm", "Realistic.Mirror.labels", ">= 200x faster", 200.0, 40.0),
+    ("Realistic.enum.caseName.warm", "Realistic.Mirror.caseName", ">= 100x faster", 100.0, 35.0),
+    ("Realistic.equality.layout.warm", "Realistic.Equatable.own", "within 2x", 0.5, 0.08),
+    ("Realistic.field.held.warm", "Realistic.KeyPath.read", ">= 5x faster", 5.0, 1.0),
+    ("Realistic.field.byName.warm", "Realistic.KeyPath.read", ">= 2x faster", 2.0, 0.7),
+    ("Walker.parts.untyped.warm", "Fields.read.typedAll", "within 2x", 0.5, 0.3),
+    ("Dump.valueDump.order", "Dump.Mirror.order", ">= 10x faster", 10.0, 2.0),
     # ViewGraph (issue 6): per sample, not per call.
     ("ViewGraph.build.dynamic10k", "AnyView.build.erased10k", ">= 3x faster", 3.0, 0.75),
     ("ViewGraph.update.onePercent", "ViewGraph.rebuild", ">= 10x faster", 10.0, 9.0),
@@ -56,7 +67,7 @@ ALLOCATION_PAIRS = [
 ]
 
 # Benchmarks whose samples are whole operations, not CALLS_PER_SAMPLE calls.
-WHOLE_SAMPLES = ("ViewGraph.", "AnyView.")
+WHOLE_SAMPLES = ("ViewGraph.", "AnyView.", "Dump.")
 
 # With --check, how many more times a pair below its floor is measured before it fails.
 RETRIES = 3

@@ -71,22 +71,53 @@ public func dump<T>(
 }
 
 /// One dump: its item budget, the identities it has numbered, and its work stack.
+///
+/// Each pending line is an item on the stack. A value's children are pushed together, in
+/// reverse, as one sibling group; when the item budget runs out at a child, the standard
+/// library writes how many of its siblings are left and skips them, and so does the dumper,
+/// by dropping the rest of the group from the top of the stack.
 private struct Dumper {
-    /// A pending piece of output.
-    enum Work {
+    enum Kind {
         /// A value's line and, below it, its parts.
-        case value(Any, name: String?, indent: Int, maxDepth: Int)
+        case value
+        /// A function part that cannot be copied, as `Mirror` would print it.
+        case withheldFunction
         /// The `super:` section of a class level: `level` indexes the node's class hierarchy.
-        case superclass(ValueNode, level: Int, indent: Int, maxDepth: Int)
+        case superclass
         /// The `super:` section of a custom mirror.
-        case mirrorSuperclass(Mirror, indent: Int, maxDepth: Int)
-        /// Children still to write, from `next` on.
-        case children([Part], next: Int, indent: Int, maxDepth: Int)
+        case mirrorSuperclass
+    }
+
+    struct Item {
+        var kind: Kind
+        var label: String?
+        var value: Any?
+        var declaredType: TypeMetadata?
+        /// The object or custom mirror of a `super:` section, boxed to keep items small.
+        var section: Section?
+        var indent: Int
+        var maxDepth: Int
+        /// The sibling group, 0 for the root and `super:` sections, which are never elided.
+        var group = 0
+        var index = 0
+        var count = 0
+    }
+
+    /// What a `super:` section lists.
+    final class Section {
+        let node: ValueNode?
+        let mirror: Mirror?
+        let level: Int
+
+        init(node: ValueNode?, mirror: Mirror?, level: Int) {
+            (self.node, self.mirror, self.level) = (node, mirror, level)
+        }
     }
 
     var maxItemCounter: Int
     var visitedItems: [ObjectIdentifier: Int] = [:]
-    var stack: [Work] = []
+    var stack: [Item] = []
+    var groups = 0
     let walker = ValueWalker(honorsCustomReflectable: true)
 
     init(maxItems: Int) {
@@ -100,46 +131,67 @@ private struct Dumper {
         maxDepth: Int,
         to target: inout TargetStream
     ) {
-        stack.append(.value(value, name: name, indent: indent, maxDepth: maxDepth))
-        while let work = stack.popLast() {
-            switch work {
-            case .value(let value, let name, let indent, let maxDepth):
-                writeValue(value, name: name, indent: indent, maxDepth: maxDepth, to: &target)
-            case .superclass(let node, let level, let indent, let maxDepth):
-                writeSuperclass(of: node, level: level, indent: indent, maxDepth: maxDepth, to: &target)
-            case .mirrorSuperclass(let mirror, let indent, let maxDepth):
-                writeMirrorSuperclass(mirror, indent: indent, maxDepth: maxDepth, to: &target)
-            case .children(let children, let next, let indent, let maxDepth):
-                writeChild(of: children, at: next, indent: indent, maxDepth: maxDepth, to: &target)
+        stack.append(Item(kind: .value, label: name, value: value, indent: indent, maxDepth: maxDepth))
+        while let item = stack.popLast() {
+            if item.group != 0, maxItemCounter <= 0 {
+                elide(item, to: &target)
+                continue
+            }
+            switch item.kind {
+            case .value:
+                if let value = item.value { writeValue(value, item, to: &target) }
+            case .withheldFunction:
+                writeWithheldFunction(item, to: &target)
+            case .superclass:
+                if let section = item.section, let node = section.node {
+                    writeSuperclass(of: node, level: section.level, item, to: &target)
+                }
+            case .mirrorSuperclass:
+                if let mirror = item.section?.mirror { writeMirrorSuperclass(mirror, item, to: &target) }
             }
         }
+    }
+
+    /// The standard library's note for the children the item budget leaves out, indented two
+    /// spaces more than the children; the rest of the group is dropped.
+    private mutating func elide<TargetStream: TextOutputStream>(_ item: Item, to target: inout TargetStream) {
+        writeIndent(item.indent + 2, to: &target)
+        let remainder = item.count - item.index
+        target.write("(")
+        target.write(String(remainder))
+        if item.index > 0 { target.write(" more") }
+        target.write(remainder == 1 ? " child)\n" : " children)\n")
+        while let top = stack.last, top.group == item.group { stack.removeLast() }
     }
 
     /// One value's line; its parts are queued.
     private mutating func writeValue<TargetStream: TextOutputStream>(
         _ value: Any,
-        name: String?,
-        indent: Int,
-        maxDepth: Int,
+        _ item: Item,
         to target: inout TargetStream
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
         let node = walker.node(for: value)
-        let children = ownChildren(of: node)
+        let indent = item.indent
+        let maxDepth = item.maxDepth
+        // The children go on the stack now, to be counted; they are written after this line.
+        let start = stack.count
+        let group = pushChildren(of: node, indent: indent + 2, maxDepth: maxDepth - 1)
+        let count = stack.count - start
         writeIndent(indent, to: &target)
-        target.write(children.count == 0 ? "-" : maxDepth <= 0 ? "▹" : "▿")
-        target.write(" ")
-        if let name {
+        target.write(count == 0 ? "- " : maxDepth <= 0 ? "▹ " : "▿ ")
+        if let name = item.label {
             target.write(name)
             target.write(": ")
         }
-        Summary.write(node, childCount: children.count, to: &target)
+        Summary.write(node, childCount: count, to: &target)
         if let identifier = node.objectIdentifier {
             target.write(" #")
             if let previous = visitedItems[identifier] {
                 target.write(String(previous))
                 target.write("\n")
+                stack.removeSubrange(start...)
                 return
             }
             let number = visitedItems.count
@@ -147,129 +199,196 @@ private struct Dumper {
             target.write(String(number))
         }
         target.write("\n")
-        guard maxDepth > 0 else { return }
-        // Work is popped last-in first-out: the children first, then the superclass above them.
-        stack.append(.children(children, next: 0, indent: indent + 2, maxDepth: maxDepth - 1))
-        if node.style == .custom, let superclass = node.customMirror?.superclassMirror {
-            stack.append(.mirrorSuperclass(superclass, indent: indent + 2, maxDepth: maxDepth - 1))
-        } else if node.style == .class, node.classHierarchy.count > 1 {
-            stack.append(.superclass(node, level: 1, indent: indent + 2, maxDepth: maxDepth - 1))
+        guard maxDepth > 0 else {
+            stack.removeSubrange(start...)
+            return
         }
+        finishGroup(group, from: start)
+        // Popped first: the superclass sections come before the node's own children.
+        if node.style == .custom, let superclass = node.customMirror?.superclassMirror {
+            stack.append(
+                Item(
+                    kind: .mirrorSuperclass,
+                    section: Section(node: nil, mirror: superclass, level: 0),
+                    indent: indent + 2,
+                    maxDepth: maxDepth - 1
+                )
+            )
+        } else if node.style == .class, node.classHierarchy.count > 1 {
+            stack.append(
+                Item(
+                    kind: .superclass,
+                    section: Section(node: node, mirror: nil, level: 1),
+                    indent: indent + 2,
+                    maxDepth: maxDepth - 1
+                )
+            )
+        }
+    }
+
+    /// Pushes the children a node's own line counts, in order, as a new sibling group: a class
+    /// instance's own class's properties (its superclasses' go under their `super:` lines).
+    private mutating func pushChildren(of node: ValueNode, indent: Int, maxDepth: Int) -> Int {
+        groups += 1
+        let group = groups
+        let own = node.style == .class ? node.classHierarchy.first : nil
+        node.forEachChild { child in
+            if let own, child.declaringType != own { return }
+            stack.append(item(for: child, indent: indent, maxDepth: maxDepth, group: group))
+        }
+        return group
+    }
+
+    /// Numbers a sibling group pushed from `start` and reverses it, so that its first child is
+    /// popped first.
+    private mutating func finishGroup(_ group: Int, from start: Int) {
+        let count = stack.count - start
+        var index = 0
+        var position = start
+        while position < stack.count {
+            stack[position].index = index
+            stack[position].count = count
+            index += 1
+            position += 1
+        }
+        var low = start
+        var high = stack.count - 1
+        while low < high {
+            stack.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
+    }
+
+    private func item(for child: ValueChild, indent: Int, maxDepth: Int, group: Int) -> Item {
+        Item(
+            kind: child.value == nil ? .withheldFunction : .value,
+            label: child.label,
+            value: child.value,
+            declaredType: child.declaredType,
+            indent: indent,
+            maxDepth: maxDepth,
+            group: group
+        )
     }
 
     /// A class level's `super:` line; its parts and the level above it are queued.
     private mutating func writeSuperclass<TargetStream: TextOutputStream>(
         of node: ValueNode,
-        level: Int,
-        indent: Int,
-        maxDepth: Int,
+        level levelIndex: Int,
+        _ item: Item,
         to target: inout TargetStream
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
         let hierarchy = node.classHierarchy
-        let children = declaredChildren(of: node, by: hierarchy[level])
-        writeIndent(indent, to: &target)
-        target.write(children.count == 0 ? "-" : maxDepth <= 0 ? "▹" : "▿")
-        target.write(" super: ")
-        target.write(hierarchy[level].name)
+        let level = hierarchy[levelIndex]
+        let start = stack.count
+        groups += 1
+        let group = groups
+        node.forEachChild { child in
+            if child.declaringType == level {
+                stack.append(self.item(for: child, indent: item.indent + 2, maxDepth: item.maxDepth - 1, group: group))
+            }
+        }
+        let count = stack.count - start
+        writeIndent(item.indent, to: &target)
+        target.write(count == 0 ? "- " : item.maxDepth <= 0 ? "▹ " : "▿ ")
+        target.write("super: ")
+        target.write(level.name)
         target.write("\n")
-        guard maxDepth > 0 else { return }
-        stack.append(.children(children, next: 0, indent: indent + 2, maxDepth: maxDepth - 1))
-        if level + 1 < hierarchy.count {
-            stack.append(.superclass(node, level: level + 1, indent: indent + 2, maxDepth: maxDepth - 1))
+        guard item.maxDepth > 0 else {
+            stack.removeSubrange(start...)
+            return
+        }
+        finishGroup(group, from: start)
+        if levelIndex + 1 < hierarchy.count {
+            stack.append(
+                Item(
+                    kind: .superclass,
+                    section: Section(node: node, mirror: nil, level: levelIndex + 1),
+                    indent: item.indent + 2,
+                    maxDepth: item.maxDepth - 1
+                )
+            )
         }
     }
 
     /// A custom mirror's `super:` line; its parts and the level above it are queued.
     private mutating func writeMirrorSuperclass<TargetStream: TextOutputStream>(
         _ mirror: Mirror,
-        indent: Int,
-        maxDepth: Int,
+        _ item: Item,
         to target: inout TargetStream
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
-        let children = mirror.children.map { Part(label: $0.label, value: $0.value) }
-        writeIndent(indent, to: &target)
-        target.write(children.count == 0 ? "-" : maxDepth <= 0 ? "▹" : "▿")
-        target.write(" super: ")
+        let start = stack.count
+        groups += 1
+        let group = groups
+        for child in mirror.children {
+            stack.append(
+                Item(
+                    kind: .value,
+                    label: child.label,
+                    value: child.value,
+                    indent: item.indent + 2,
+                    maxDepth: item.maxDepth - 1,
+                    group: group
+                )
+            )
+        }
+        let count = stack.count - start
+        writeIndent(item.indent, to: &target)
+        target.write(count == 0 ? "- " : item.maxDepth <= 0 ? "▹ " : "▿ ")
+        target.write("super: ")
         target.write(TypeMetadata(mirror.subjectType).name)
         target.write("\n")
-        guard maxDepth > 0 else { return }
-        stack.append(.children(children, next: 0, indent: indent + 2, maxDepth: maxDepth - 1))
+        guard item.maxDepth > 0 else {
+            stack.removeSubrange(start...)
+            return
+        }
+        finishGroup(group, from: start)
         if let superclass = mirror.superclassMirror {
-            stack.append(.mirrorSuperclass(superclass, indent: indent + 2, maxDepth: maxDepth - 1))
+            stack.append(
+                Item(
+                    kind: .mirrorSuperclass,
+                    section: Section(node: nil, mirror: superclass, level: 0),
+                    indent: item.indent + 2,
+                    maxDepth: item.maxDepth - 1
+                )
+            )
         }
-    }
-
-    /// The next child, or the count of those the item budget leaves out.
-    private mutating func writeChild<TargetStream: TextOutputStream>(
-        of children: [Part],
-        at index: Int,
-        indent: Int,
-        maxDepth: Int,
-        to target: inout TargetStream
-    ) {
-        guard index < children.count else { return }
-        if maxItemCounter <= 0 {
-            // The standard library indents the elision two more spaces than the children.
-            writeIndent(indent + 2, to: &target)
-            let remainder = children.count - index
-            target.write("(")
-            target.write(String(remainder))
-            if index > 0 { target.write(" more") }
-            target.write(remainder == 1 ? " child)\n" : " children)\n")
-            return
-        }
-        stack.append(.children(children, next: index + 1, indent: indent, maxDepth: maxDepth))
-        let child = children[index]
-        guard let value = child.value else {
-            writeWithheldFunction(child, indent: indent, maxDepth: maxDepth, to: &target)
-            return
-        }
-        stack.append(.value(value, name: child.label, indent: indent, maxDepth: maxDepth))
     }
 
     /// A function part that cannot be copied: `Mirror` would copy it and print `(Function)`,
-    /// or `Optional((Function))` with a `some` line for an optional holding one.
+    /// or `Optional((Function))` with a `some` child for an optional holding one.
     private mutating func writeWithheldFunction<TargetStream: TextOutputStream>(
-        _ child: Part,
-        indent: Int,
-        maxDepth: Int,
+        _ item: Item,
         to target: inout TargetStream
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
-        let isOptional = child.declaredType?.kind == .optional
-        writeIndent(indent, to: &target)
-        target.write(isOptional ? (maxDepth <= 0 ? "▹ " : "▿ ") : "- ")
-        if let label = child.label {
+        let isOptional = item.declaredType?.kind == .optional
+        writeIndent(item.indent, to: &target)
+        target.write(isOptional ? (item.maxDepth <= 0 ? "▹ " : "▿ ") : "- ")
+        if let label = item.label {
             target.write(label)
             target.write(": ")
         }
         target.write(isOptional ? "Optional((Function))\n" : "(Function)\n")
-        guard isOptional, maxDepth > 0, maxItemCounter > 0 else { return }
-        maxItemCounter -= 1
-        writeIndent(indent + 2, to: &target)
-        target.write("- some: (Function)\n")
-    }
-
-    /// The children the node's own line counts: a class instance's own class's properties,
-    /// whose superclasses' properties go under their `super:` lines.
-    private func ownChildren(of node: ValueNode) -> [Part] {
-        guard node.style == .class, let own = node.classHierarchy.first else {
-            var children: [Part] = []
-            node.forEachChild { children.append(Part($0)) }
-            return children
-        }
-        return declaredChildren(of: node, by: own)
-    }
-
-    private func declaredChildren(of node: ValueNode, by type: TypeMetadata) -> [Part] {
-        var children: [Part] = []
-        node.forEachChild { if $0.declaringType == type { children.append(Part($0)) } }
-        return children
+        guard isOptional, item.maxDepth > 0 else { return }
+        groups += 1
+        stack.append(
+            Item(
+                kind: .withheldFunction,
+                label: "some",
+                indent: item.indent + 2,
+                maxDepth: item.maxDepth - 1,
+                group: groups,
+                index: 0,
+                count: 1
+            )
+        )
     }
 
     private func writeIndent<TargetStream: TextOutputStream>(_ count: Int, to target: inout TargetStream) {
@@ -279,20 +398,4 @@ private struct Dumper {
 
     /// Indentation strings, shared.
     private static let spaces: [String] = (1...64).map { String(repeating: " ", count: $0) }
-}
-
-/// One child to write: a walker's child or a custom mirror's.
-private struct Part {
-    let label: String?
-    /// `nil` for a function the walker withholds.
-    let value: Any?
-    let declaredType: TypeMetadata?
-
-    init(_ child: ValueChild) {
-        (label, value, declaredType) = (child.label, child.value, child.declaredType)
-    }
-
-    init(label: String?, value: Any) {
-        (self.label, self.value, self.declaredType) = (label, value, nil)
-    }
 }

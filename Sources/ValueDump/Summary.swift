@@ -40,28 +40,35 @@ enum Summary {
         default:
             break
         }
+        // A node's value is never a container, so its own type decides what `as?` would find.
         let value = node.value
-        if let text = debugPrintable?.withOpened(
-            value,
-            as: (any CustomDebugStringConvertible).self,
-            { $0.debugDescription }
-        ) {
+        if let debugPrintable, debugPrintable.isConformed(by: node.type),
+            let text = debugPrintable.withOpened(
+                value,
+                as: (any CustomDebugStringConvertible).self,
+                { $0.debugDescription }
+            )
+        {
             target.write(text)
             return
         }
-        if let text = printable?.withOpened(value, as: (any CustomStringConvertible).self, { $0.description }) {
+        if let printable, printable.isConformed(by: node.type),
+            let text = printable.withOpened(value, as: (any CustomStringConvertible).self, { $0.description })
+        {
             target.write(text)
             return
         }
-        if let streamed = streamable?.withOpened(
-            value,
-            as: (any TextOutputStreamable).self,
-            { streamed in
-                var text = ""
-                streamed.write(to: &text)
-                return text
-            }
-        ) {
+        if let streamable, streamable.isConformed(by: node.type),
+            let streamed = streamable.withOpened(
+                value,
+                as: (any TextOutputStreamable).self,
+                { streamed in
+                    var text = ""
+                    streamed.write(to: &text)
+                    return text
+                }
+            )
+        {
             target.write(streamed)
             return
         }

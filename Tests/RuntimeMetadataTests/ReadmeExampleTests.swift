@@ -5,6 +5,7 @@
 
 import RuntimeMetadata
 import Testing
+import ValueDump
 
 // README: "Layout and fields"
 private struct Point {
@@ -24,6 +25,14 @@ private enum Shape {
     case circle(radius: Double)
     case square(side: Double)
     case empty
+}
+
+// README: "Making values"
+private struct Settings {
+    var name: String
+    var retries: Int
+    var tags: [String]
+    var proxy: String?
 }
 
 // README: "Conformances"
@@ -185,5 +194,43 @@ struct ReadmeExampleTests {
         let items: [Any] = [Circle(radius: 1), "not drawable", Circle(radius: 2)]
         for item in items { _ = DrawableProtocol.visit(item, with: &collector) }
         #expect(collector.drawings == ["circle 1.0", "circle 2.0"])
+    }
+
+    @Test("Making values")
+    func makingValues() throws {
+        let settings = try TypeMetadata(Settings.self).makeInstance(
+            ["name": "default", "retries": 3],
+            fillingMissingFields: true,
+            as: Settings.self
+        )
+        #expect(settings.name == "default" && settings.retries == 3 && settings.tags == [] && settings.proxy == nil)
+        let pair = try TypeMetadata((Int, String).self).makeInstance(orderedValues: [1, "one"])
+        let typedPair = try #require(pair as? (Int, String))
+        #expect(typedPair.0 == 1 && typedPair.1 == "one")
+        #expect(throws: RuntimeMetadataError.self) { try TypeMetadata(Settings.self).makeInstance(["name": 7]) }
+    }
+
+    @Test("Walking and dumping values")
+    func walkingValues() throws {
+        let settings = Settings(name: "default", retries: 3, tags: [], proxy: nil)
+        let node = ValueWalker().node(for: settings)
+        #expect(
+            node.children.map { "\($0.label ?? "-"): \($0.declaredType?.name ?? "?")" } == [
+                "name: Swift.String", "retries: Swift.Int", "tags: Swift.Array<Swift.String>",
+                "proxy: Swift.Optional<Swift.String>",
+            ]
+        )
+        var labels: [String] = []
+        ValueWalker().walk(settings) { visit in
+            labels.append(visit.label ?? "root")
+            return .visitChildren
+        }
+        #expect(labels == ["root", "name", "retries", "tags", "proxy"])
+        var text = ""
+        ValueDump.dump(settings, to: &text)
+        var expected = ""
+        Swift.dump(settings, to: &expected)
+        #expect(text == expected)
+        #expect(text.hasPrefix("▿ "))
     }
 }

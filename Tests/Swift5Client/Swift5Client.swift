@@ -41,4 +41,19 @@ public enum Swift5Client {
         let p: any FixtureProtocol = Point(x: 11, y: 2)
         return try TypeMetadata(Point.self).field(named: "x").value(in: p, as: Int.self)
     }
+
+    /// Makes a `Point` and a `TreeNode` from values held in `Any`s, and walks them, in the
+    /// Swift 5 language mode, with the values arriving as a decoder would hand them over.
+    /// - Returns: The point made, the tree node's label, and the labels of the walk's visits.
+    public static func makeAndWalk() throws -> (point: Point?, label: String?, parts: [String?]) {
+        let values: [String: Any] = ["x": 3 as Any, "y": 4 as Any]
+        let point = try TypeMetadata(Point.self).makeInstance(values) as? Point
+        let node = try TypeMetadata(TreeNode.self).makeInstance(["label": "made"], fillingMissingFields: true)
+        var parts: [String?] = []
+        ValueWalker().walk(point as Any) { visit in
+            parts.append(visit.label)
+            return .visitChildren
+        }
+        return (point, (node as? TreeNode)?.label, parts)
+    }
 }

@@ -264,4 +264,6 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("TypeByName.stdlibTypeByName", configuration: warm) { benchmark in
         measure(benchmark) { blackHole(_typeByName(mangled)) }
     }
+
+    realisticBenchmarks(warm)
 }

@@ -139,6 +139,13 @@ extension ProtocolDescriptor {
         answer(for: MetadataReference(type)) != nil
     }
 
+    /// Whether a type conforms to this protocol.
+    /// - Parameter type: The type.
+    /// - Returns: `true` when the runtime finds a conformance.
+    public func isConformed(by type: TypeMetadata) -> Bool {
+        answer(for: type.reference) != nil
+    }
+
     /// The cached answer for a metadata record: the answer its slot holds for the images loaded
     /// now, otherwise the decision, published.
     ///

@@ -173,7 +173,10 @@ public struct ValueNode {
     public let style: Style
 
     /// The custom mirror of a ``Style/custom`` node.
-    public let customMirror: Mirror?
+    public var customMirror: Mirror? { mirrorBox?.mirror }
+
+    /// The custom mirror, boxed: a node is copied often, a `Mirror` is large.
+    private let mirrorBox: MirrorBox?
 
     let plan: ImmortalReference<WalkPlanBox>
 
@@ -182,15 +185,18 @@ public struct ValueNode {
         self.type = type
         self.style = style
         self.plan = plan
-        self.customMirror = mirror
+        self.mirrorBox = mirror.map(MirrorBox.init)
     }
 
     /// The identity of a class instance, for cycle detection, or of a metatype, as `dump` uses
     /// it; `nil` for other values.
     public var objectIdentifier: ObjectIdentifier? {
-        if type.kind == .class { return ObjectIdentifier(value as AnyObject) }
-        if let metatype = value as? Any.Type { return ObjectIdentifier(metatype) }
-        return nil
+        switch type.kind {
+        case .class: return OpaqueValueAccess.objectIdentifier(of: value)
+        case .metatype, .existentialMetatype, .objCClassWrapper:
+            return (value as? Any.Type).map(ObjectIdentifier.init)
+        default: return nil
+        }
     }
 
     /// A class and its superclasses, the instance's own class first; empty for other values.
@@ -276,6 +282,12 @@ public struct ValueNode {
         forEachChild { children.append($0) }
         return children
     }
+}
+
+/// A custom mirror, boxed.
+private final class MirrorBox {
+    let mirror: Mirror
+    init(_ mirror: Mirror) { self.mirror = mirror }
 }
 
 /// One part of a value: a stored property, a tuple element, a payload, an element.

@@ -153,6 +153,15 @@ struct Swift5ClientTests {
             #expect(opened.library)
         }
     }
+
+    @Test("A Swift 5 client makes instances from values in Any and walks them")
+    func swift5InstancesAndWalks() throws {
+        let made = try Swift5Client.makeAndWalk()
+        #expect(made.point == Point(x: 3, y: 4))
+        #expect(made.label == "made")
+        // The optional root, its `some`, and the point's two properties.
+        #expect(made.parts == [nil, "some", "x", "y"])
+    }
 }
 
 @Suite("Reliability: reference storage")

@@ -70,16 +70,19 @@ extension OpaqueValueAccess {
         return unsafe read(at: base, offset: part.offset, fieldType: part.type, ownership: part.ownership, as: Any.self)
     }
 
-    /// The identity of the object a class instance held in an `Any` refers to.
+    /// The identity of the object a class instance held in an `Any` refers to, read from the
+    /// container without a cast.
     /// - Parameter value: A class instance, in an `Any`.
-    /// - Returns: The object's address.
-    static func objectAddress(of value: borrowing Any) -> UInt {
+    /// - Returns: The object's identity, as `ObjectIdentifier(value as AnyObject)` gives it.
+    static func objectIdentifier(of value: borrowing Any) -> ObjectIdentifier? {
         unsafe withUnsafePointer(to: value) { container in
             let (address, _) = unsafe ExistentialContainerLayout.project(
                 UnsafeRawPointer(container),
                 type: MetadataReference(Any.self)
             )
-            return unsafe UInt(bitPattern: address.pointer(at: 0))
+            // ObjectIdentifier wraps the object's address, as `ObjectIdentifier.init` stores it.
+            guard let object = unsafe address.pointer(at: 0) else { return nil }
+            return unsafe unsafeBitCast(object, to: ObjectIdentifier.self)
         }
     }
 }

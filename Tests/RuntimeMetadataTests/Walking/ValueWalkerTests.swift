@@ -1,0 +1,211 @@
+// ValueWalkerTests.swift
+//
+// The value walker's nodes against Mirror (labels, children, display styles), the declared
+// types of the fields, `===` and ObjectIdentifier, `switch` on enum cases, and generic code
+// with the type parameter pinned to `Any`, as generic callers have it.
+
+import FixturesWithoutReflection
+import RuntimeMetadata
+import Testing
+
+private protocol Named {}
+extension String: Named {}
+
+private struct Profile {
+    var name = "Ada"
+    var age = 36
+    var any: Any = 4.5
+    var named: any Named = "named"
+    var tags = ["a", "b"]
+    var nickname: String? = nil
+    var callback: () -> Int = { 1 }
+    var optionalCallback: (() -> Int)? = nil
+}
+
+private class Base {
+    var id = 1
+}
+
+private final class Derived: Base {
+    var label = "derived"
+    weak var parent: Derived?
+}
+
+private enum Event {
+    case tap(x: Int, y: Int)
+    case key(Character)
+    case idle
+}
+
+private struct Custom: CustomReflectable {
+    var stored = 1
+    var customMirror: Mirror { Mirror(self, children: ["shown": "yes"]) }
+}
+
+private final class Ring {
+    var next: Ring?
+}
+
+/// A node built from generic code, with `T` pinned to the existential.
+private func node<T>(_ value: T, as _: T.Type, walker: ValueWalker = ValueWalker()) -> ValueNode {
+    walker.node(for: value)
+}
+
+@Suite("Value walker")
+struct ValueWalkerTests {
+    @Test("a struct's children are Mirror's, with their declared types and dynamic values")
+    func structChildren() throws {
+        let profile = Profile()
+        let node = ValueWalker().node(for: profile)
+        #expect(node.style == .struct)
+        #expect(node.type == TypeMetadata(Profile.self))
+        let children = node.children
+        #expect(children.map(\.label) == Mirror(reflecting: profile).children.map(\.label))
+        #expect(node.childCount == children.count)
+        let declared = children.map { $0.declaredType?.name }
+        #expect(
+            declared == [
+                "Swift.String", "Swift.Int", "Any", String(reflecting: (any Named).self), "Swift.Array<Swift.String>",
+                "Swift.Optional<Swift.String>", "() -> Swift.Int", "Swift.Optional<() -> Swift.Int>",
+            ]
+        )
+        #expect(children[0].value as? String == "Ada")
+        #expect(children[1].value as? Int == 36)
+        // Existentials are looked through: the value is the Double, the declared type `Any`.
+        #expect(children[2].value.map { type(of: $0) == Double.self } == true)
+        #expect(children[3].value as? String == "named")
+        #expect(children[4].value as? [String] == ["a", "b"])
+        let nickname = try #require(children[5].value)
+        #expect((nickname as? String?) == .some(nil))
+        // A function at its declaration's abstraction is withheld; an optional's nil is not.
+        #expect(children[6].value == nil)
+        let missing = try #require(children[7].value)
+        #expect((missing as? (() -> Int)?).map { $0 == nil } == true)
+    }
+
+    @Test("a class instance: its hierarchy, each property's declaring class, its identity")
+    func classChildren() {
+        let parent = Derived()
+        let object = Derived()
+        object.parent = parent
+        let node = ValueWalker().node(for: object)
+        #expect(node.style == .class)
+        #expect(node.classHierarchy == [TypeMetadata(Derived.self), TypeMetadata(Base.self)])
+        #expect(node.objectIdentifier == ObjectIdentifier(object))
+        let children = node.children
+        #expect(children.map(\.label) == ["id", "label", "parent"])
+        #expect(
+            children.map(\.declaringType) == [
+                TypeMetadata(Base.self), TypeMetadata(Derived.self), TypeMetadata(Derived.self),
+            ]
+        )
+        // A weak property reads as the optional it is, pointing at the same object.
+        let weakParent = children[2].value as? Derived?
+        #expect(weakParent??.label == "derived")
+        #expect(weakParent.flatMap { $0 } === parent)
+        // Mirror splits the same properties between the class and its superclass mirror.
+        let mirror = Mirror(reflecting: object)
+        #expect(mirror.children.map(\.label) == ["label", "parent"])
+        #expect(mirror.superclassMirror?.children.map(\.label) == ["id"])
+        // Through a superclass-typed reference, the dynamic class is walked.
+        let base: Base = object
+        #expect(ValueWalker().node(for: base).classHierarchy.first == TypeMetadata(Derived.self))
+    }
+
+    @Test("enums and optionals: the case, its payload under the case's name")
+    func enums() throws {
+        let tap = ValueWalker().node(for: Event.tap(x: 1, y: 2))
+        #expect(tap.style == .enum)
+        #expect(tap.enumCase?.name == "tap")
+        let payload = try #require(tap.children.first)
+        #expect(payload.label == Mirror(reflecting: Event.tap(x: 1, y: 2)).children.first?.label)
+        let pair = try #require(payload.value as? (x: Int, y: Int))
+        #expect(pair.x == 1 && pair.y == 2)
+        let idle = ValueWalker().node(for: Event.idle)
+        #expect(idle.enumCase?.name == "idle" && idle.childCount == 0)
+        let key = ValueWalker().node(for: Event.key("k"))
+        #expect(key.children.first?.value as? Character == "k")
+        let some = ValueWalker().node(for: Optional(3) as Any)
+        #expect(
+            some.style == .optional && some.children.first?.label == "some" && some.children.first?.value as? Int == 3
+        )
+        #expect(ValueWalker().node(for: Optional<Int>.none as Any).childCount == 0)
+    }
+
+    @Test("collections through their conformances; tuples by element")
+    func collections() throws {
+        let array = ValueWalker().node(for: [3, 4])
+        #expect(array.style == .collection && array.children.compactMap { $0.value as? Int } == [3, 4])
+        let dictionary = ValueWalker().node(for: ["k": 1])
+        #expect(dictionary.style == .dictionary)
+        let entry = try #require(dictionary.children.first?.value as? (key: String, value: Int))
+        #expect(entry.key == "k" && entry.value == 1)
+        #expect(ValueWalker().node(for: Set([5])).style == .set)
+        let tuple = ValueWalker().node(for: (a: 1, "b"))
+        #expect(tuple.style == .tuple && tuple.children.map(\.label) == ["a", ".1"])
+        // Leaves: numbers and strings have no parts, whatever their storage.
+        #expect(ValueWalker().node(for: "text").style == .leaf)
+        #expect(ValueWalker().node(for: 1.5).childCount == 0)
+        #expect(ValueWalker().node(for: Int.self).objectIdentifier == ObjectIdentifier(Int.self))
+    }
+
+    @Test("custom mirrors replace stored structure only on request")
+    func customReflectable() {
+        #expect(ValueWalker().node(for: Custom()).children.map(\.label) == ["stored"])
+        let honoured = ValueWalker(honorsCustomReflectable: true).node(for: Custom())
+        #expect(honoured.style == .custom)
+        #expect(honoured.children.map(\.label) == ["shown"])
+        #expect(honoured.children.first?.value as? String == "yes")
+    }
+
+    @Test("from generic code, with the existential pinned: the value inside is walked")
+    func genericCode() {
+        let walked = node(Profile() as Any, as: Any.self)
+        #expect(walked.type == TypeMetadata(Profile.self))
+        #expect(walked.childCount == 8)
+        let named = node("x" as any Named, as: (any Named).self)
+        #expect(named.type == TypeMetadata(String.self))
+        let nested = node(Optional(Profile()) as Any, as: Any.self)
+        #expect(nested.style == .optional)
+    }
+
+    @Test("types without reflection metadata are leaves that say why")
+    func withoutReflection() {
+        let walked = ValueWalker().node(for: UnreflectedStruct(first: 1, second: "a"))
+        #expect(walked.childCount == 0)
+        #expect(
+            walked.partsUnavailable == .missingReflectionMetadata(typeName: TypeMetadata(UnreflectedStruct.self).name)
+        )
+    }
+
+    @Test("walk: depth first, cycles visited once, skip and stop")
+    func walk() {
+        let first = Ring()
+        let second = Ring()
+        first.next = second
+        second.next = first
+        var visits: [(depth: Int, label: String?, revisit: Bool)] = []
+        ValueWalker().walk(first) { visit in
+            visits.append((visit.depth, visit.label, visit.isRevisit))
+            return .visitChildren
+        }
+        // first, its optional next, second, second's optional next, first again (a revisit).
+        #expect(visits.map(\.depth) == [0, 1, 2, 3, 4])
+        #expect(visits.map(\.label) == [nil, "next", "some", "next", "some"])
+        #expect(visits.map(\.revisit) == [false, false, false, false, true])
+        first.next = nil
+        var count = 0
+        ValueWalker().walk(Profile()) { visit in
+            count += 1
+            return visit.depth == 0 ? .visitChildren : .skipChildren
+        }
+        // The root and its eight children, less the withheld callback.
+        #expect(count == 8)
+        count = 0
+        ValueWalker().walk([1, 2, 3]) { _ in
+            count += 1
+            return count == 2 ? .stop : .visitChildren
+        }
+        #expect(count == 2)
+    }
+}
