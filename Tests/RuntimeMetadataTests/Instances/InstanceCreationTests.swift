@@ -66,6 +66,17 @@ private final class Derived: Base {
     }
 }
 
+/// Unowned (safe) and lazy storage, and a generic property.
+private final class Holder<Value> {
+    unowned let owner: Tracked
+    lazy var computed = 5
+    var value: Value
+    init(owner: Tracked, value: Value) {
+        self.owner = owner
+        self.value = value
+    }
+}
+
 private struct WithClosure {
     var callback: () -> Int
     var label: String
@@ -339,5 +350,27 @@ struct InstanceCreationTests {
         // Values arriving as `Any`, as from a decoder.
         let decoded: [String: Any] = ["name": "C" as Any, "age": 3 as Any]
         #expect(try make(Pet.self, decoded) == Pet(name: "C", age: 3))
+    }
+
+    @Test("unowned and lazy storage, and a generic class's T property")
+    func unownedLazyGeneric() throws {
+        let before = deinitCount.load(ordering: .relaxed)
+        do {
+            let owner = Tracked(id: 9)
+            let type = TypeMetadata(Holder<[String]>.self)
+            #expect(try type.fields.map(\.name) == ["owner", "$__lazy_storage_$_computed", "value"])
+            let holder = try type.makeInstance(
+                ["owner": owner, "value": ["a"]],
+                fillingMissingFields: true,
+                as: Holder<[String]>.self
+            )
+            #expect(holder.owner === owner)
+            #expect(holder.value == ["a"])
+            // The lazy property's storage was filled with nil: its initializer runs on first use.
+            #expect(holder.computed == 5)
+        }
+        // The owner is gone with its one strong reference: the unowned property did not keep it
+        // alive, and releasing the holder released nothing twice.
+        #expect(deinitCount.load(ordering: .relaxed) == before + 1)
     }
 }
