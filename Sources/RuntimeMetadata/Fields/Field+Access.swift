@@ -23,22 +23,34 @@ extension Field {
     public func value<Root, Value>(in root: Root, as type: Value.Type = Value.self) throws(RuntimeMetadataError)
         -> Value
     {
-        let fast = storage.withObject { field -> (offset: Int, isReference: Bool)? in
-            // The exact type, read from a root of exactly the declaring type: a plain load. The
-            // checks compare metadata addresses, without a record lookup. Kept apart from the
-            // general path, whose generic metadata (Optional<Value>, Result<Value, _>)
-            // unspecialized callers would otherwise instantiate on every call.
+        let fast = storage.withObject { field -> (offset: Int, isReference: Bool, boxed: MetadataReference?)? in
+            // The exact type, or `Any`, read from a root of exactly the declaring type: a plain
+            // load, or a copy into an `Any`. The checks compare metadata addresses, without a
+            // record lookup. Kept apart from the general path, whose generic metadata
+            // (Optional<Value>, Result<Value, _>) unspecialized callers would otherwise
+            // instantiate on every call.
             guard field.isAccessible, field.ownership == .strong, let fieldType = field.type,
-                fieldType.reference == MetadataReference(Value.self),
                 field.declaringType.reference == MetadataReference(Root.self)
             else { return nil }
-            return (field.offset, field.declaringType.kind == .class)
+            let value = MetadataReference(Value.self)
+            if fieldType.reference == value { return (field.offset, field.declaringType.kind == .class, nil) }
+            guard value == MetadataReference(Any.self) else { return nil }
+            return (field.offset, field.declaringType.kind == .class, fieldType.reference)
         }
         if let fast {
-            return OpaqueValueAccess.loadField(
+            guard let boxed = fast.boxed else {
+                return OpaqueValueAccess.loadField(
+                    of: root,
+                    isReference: fast.isReference,
+                    offset: fast.offset,
+                    as: Value.self
+                )
+            }
+            return OpaqueValueAccess.loadFieldAsAny(
                 of: root,
                 isReference: fast.isReference,
                 offset: fast.offset,
+                fieldType: boxed,
                 as: Value.self
             )
         }

@@ -113,6 +113,28 @@ enum OpaqueValueAccess {
         }
     }
 
+    /// Copies a stored property, whose type the caller has checked, into an `Any`.
+    /// - Parameters:
+    ///   - root: The value, or a class instance, of exactly the declaring type.
+    ///   - isReference: Whether `root` is a class instance.
+    ///   - offset: The property's offset.
+    ///   - fieldType: The property's type.
+    ///   - valueType: `Any`, which the caller has checked `Value` to be.
+    /// - Returns: The property's value, boxed.
+    static func loadFieldAsAny<Root, Value>(
+        of root: Root,
+        isReference: Bool,
+        offset: Int,
+        fieldType: MetadataReference,
+        as valueType: Value.Type
+    ) -> Value {
+        let boxed = unsafe withStorage(of: root, isReference: isReference) { base in
+            unsafe copyAny(at: base + offset, type: fieldType.metatype)
+        }
+        // `Value` is `Any`: the cast wraps nothing and cannot fail.
+        return boxed as! Value
+    }
+
     /// Writes a stored property of a value, an object, or either held in existential containers,
     /// after casting the new value to the property's type.
     ///
