@@ -254,6 +254,13 @@ func realisticBenchmarks(_ warm: Benchmark.Configuration) {
             walker.node(for: eightAny).forEachChild { blackHole($0.value) }
         }
     }
+    let scoreField = heldFields[1]
+    Benchmark("Fields.read.asAny.warm", configuration: warm) { benchmark in
+        measure(benchmark) { blackHole(try! scoreField.value(in: hidden(eight))) }
+    }
+    Benchmark("Fields.read.typed", configuration: warm) { benchmark in
+        measure(benchmark) { blackHole(try! scoreField.value(in: hidden(eight), as: Double.self)) }
+    }
     let allHeld = try! eightType.fields.array
     Benchmark("Fields.read.typedAll", configuration: warm) { benchmark in
         measure(benchmark) {

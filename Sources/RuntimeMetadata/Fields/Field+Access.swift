@@ -23,38 +23,47 @@ extension Field {
     public func value<Root, Value>(in root: Root, as type: Value.Type = Value.self) throws(RuntimeMetadataError)
         -> Value
     {
-        let fast = storage.withObject { field -> (offset: Int, isReference: Bool, boxed: MetadataReference?)? in
-            // The exact type, or `Any`, read from a root of exactly the declaring type: a plain
-            // load, or a copy into an `Any`. The checks compare metadata addresses, without a
-            // record lookup. Kept apart from the general path, whose generic metadata
-            // (Optional<Value>, Result<Value, _>) unspecialized callers would otherwise
-            // instantiate on every call.
+        let fast = storage.withObject { field -> (offset: Int, isReference: Bool)? in
+            // The exact type, read from a root of exactly the declaring type: a plain load. The
+            // checks compare metadata addresses, without a record lookup. Kept apart from the
+            // general path, whose generic metadata (Optional<Value>, Result<Value, _>)
+            // unspecialized callers would otherwise instantiate on every call.
             guard field.isAccessible, field.ownership == .strong, let fieldType = field.type,
+                fieldType.reference == MetadataReference(Value.self),
                 field.declaringType.reference == MetadataReference(Root.self)
             else { return nil }
-            let value = MetadataReference(Value.self)
-            if fieldType.reference == value { return (field.offset, field.declaringType.kind == .class, nil) }
-            guard value == MetadataReference(Any.self) else { return nil }
-            return (field.offset, field.declaringType.kind == .class, fieldType.reference)
+            return (field.offset, field.declaringType.kind == .class)
         }
         if let fast {
-            guard let boxed = fast.boxed else {
-                return OpaqueValueAccess.loadField(
-                    of: root,
-                    isReference: fast.isReference,
-                    offset: fast.offset,
-                    as: Value.self
-                )
-            }
-            return OpaqueValueAccess.loadFieldAsAny(
+            return OpaqueValueAccess.loadField(
                 of: root,
                 isReference: fast.isReference,
                 offset: fast.offset,
-                fieldType: boxed,
+                as: Value.self
+            )
+        }
+        if MetadataReference(Value.self) == MetadataReference(Any.self), let boxed = boxedRead(rootType: Root.self) {
+            // Read as `Any` from a root of exactly the declaring type: a copy from the offset.
+            return OpaqueValueAccess.loadFieldAsAny(
+                of: root,
+                isReference: boxed.isReference,
+                offset: boxed.offset,
+                fieldType: boxed.type,
                 as: Value.self
             )
         }
         return try castValue(in: root, as: Value.self)
+    }
+
+    /// Where a read as `Any` copies from, when the root is of exactly the declaring type.
+    @inline(never)
+    private func boxedRead<Root>(rootType: Root.Type) -> (offset: Int, isReference: Bool, type: MetadataReference)? {
+        storage.withObject { field in
+            guard field.isAccessible, field.ownership == .strong, let fieldType = field.type,
+                field.declaringType.reference == MetadataReference(Root.self)
+            else { return nil }
+            return (field.offset, field.declaringType.kind == .class, fieldType.reference)
+        }
     }
 
     /// The general read: the root projected out of any existential containers, and the value
