@@ -117,6 +117,20 @@ extension TypeMetadata {
         let ownership: StorageOwnership
         let context: String
 
+        /// The empty value of the property: its type's, except that a weak or unowned reference
+        /// takes only `nil`, as a new object held by nothing else would be released at once and
+        /// leave the reference dangling.
+        func emptyValue(depth: Int) throws(RuntimeMetadataError) -> Any {
+            guard ownership != .strong else { return try type.emptyValue(depth: depth) }
+            guard type.kind == .optional, let optional = type.type as? any ExpressibleByNilLiteral.Type else {
+                throw .noEmptyValue(
+                    typeName: type.name,
+                    context: "a new object would be released at once by the non-strong reference"
+                )
+            }
+            return optional.init(nilLiteral: ())
+        }
+
         /// The property with a value cast to its type.
         func checked(_ value: Any) throws(RuntimeMetadataError) -> OpaqueValueAccess.PropertyValue {
             // The runtime's cast does not take builtin types: their values move only as themselves.
@@ -161,7 +175,7 @@ extension TypeMetadata {
             guard fillingMissingFields else { throw .missingValue(name: property.name, typeName: name) }
             let empty: Any
             do {
-                empty = try property.type.emptyValue(depth: depth + 1)
+                empty = try property.emptyValue(depth: depth + 1)
             } catch .noEmptyValue(let typeName, let context) {
                 throw .noEmptyValue(
                     typeName: typeName,

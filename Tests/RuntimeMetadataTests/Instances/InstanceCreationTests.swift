@@ -5,6 +5,7 @@
 // values, a generic class holding a class, tuples of two, ten and nested elements) in this
 // project's fixtures, checked against `==`, `===`, `MemoryLayout` and deinitializers.
 
+import Fixtures
 import RuntimeMetadata
 import Synchronization
 import Testing
@@ -372,5 +373,29 @@ struct InstanceCreationTests {
         // The owner is gone with its one strong reference: the unowned property did not keep it
         // alive, and releasing the holder released nothing twice.
         #expect(deinitCount.load(ordering: .relaxed) == before + 1)
+    }
+
+    @Test("weak and unowned properties are never filled with a new object, which would dangle")
+    func referenceStorageEmptyValues() throws {
+        let type = TypeMetadata(OwnershipStruct.self)
+        let error = #expect(throws: RuntimeMetadataError.self) {
+            try type.makeInstance([:], fillingMissingFields: true)
+        }
+        guard case .noEmptyValue(let typeName, let context)? = error else {
+            Issue.record("expected noEmptyValue, got \(String(describing: error))")
+            return
+        }
+        #expect(typeName == TypeMetadata(ReferenceFixture.self).name)
+        #expect(context.hasPrefix("field 'unownedObject' of "))
+        // Given the unowned ones, the weak one is filled with nil, the strong one with a new object.
+        let shared = ReferenceFixture.shared
+        let made = try type.makeInstance(
+            ["unownedObject": shared, "unmanagedObject": shared],
+            fillingMissingFields: true,
+            as: OwnershipStruct.self
+        )
+        #expect(made.weakObject == nil)
+        #expect(made.unownedObject === shared && made.unmanagedObject === shared)
+        #expect(made.strong !== shared)
     }
 }

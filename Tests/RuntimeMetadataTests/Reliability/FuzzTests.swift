@@ -9,6 +9,7 @@
 import Fixtures
 import Foundation
 import Testing
+import ValueDump
 
 @testable import RuntimeMetadata
 
@@ -261,6 +262,62 @@ struct FuzzTests {
                 default: fuzzEnum(GenericEnum<Int>.self, &run, &generator, payloads: payloads)
                 }
             }
+            run.report()
+        }
+        FuzzTests.printReport(result)
+    }
+
+    @Test("Random instance creation: made with the values given, or refused with a typed error")
+    func instances() async {
+        let result = await #expect(
+            processExitsWith: .success,
+            observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            var generator = SplitMix64(state: 0x5EED_0005)
+            var run = FuzzRun("instances", inputs: 10_000)
+            let dog = Dog()
+            let types: [Any.Type] =
+                Fixtures.all.map(\.type) + [
+                    Callbacks.self, HoldsExistential.self, SpeakerReferences.self, Holder<Any>.self, TreeNode.self,
+                    ReferenceFixture.self, DerivedClass.self, GenericSubclass.self, Shape.self, (Int, String).self,
+                ]
+            let values: [Any] = [
+                0, -1, "text", 2.5, Double.nan, true, Int32(3), Float(1), [1, 2], ["a"], Optional<String>.none as Any,
+                Optional("some") as Any, Point(x: 9, y: 9), ReferenceFixture.shared, dog, { (x: Int) in x } as Any,
+                [String: Int](), (1, "tuple"), EightFieldStruct.sample, TreeNode(label: "n"),
+            ]
+            while run.hasBudget {
+                let metadata = TypeMetadata(types.randomElement(using: &generator)!)
+                let fieldNames: [String]? = try? metadata.fields.map(\.name)
+                let names = (fieldNames ?? metadata.tupleElements.map(\.name)) + ["nope"]
+                var given: [String: Any] = [:]
+                for _ in 0..<Int.random(in: 0...names.count, using: &generator) {
+                    given[names.randomElement(using: &generator)!] = values.randomElement(using: &generator)!
+                }
+                let filling = Bool.random(using: &generator)
+                run.attempt("\(metadata.name) \(given.keys.sorted()) filling: \(filling)")
+                do {
+                    let made = try metadata.makeInstance(given, fillingMissingFields: filling)
+                    run.resolved += 1
+                    #expect(TypeMetadata(Swift.type(of: made)) == metadata)
+                    // Each value given of the property's own type reads back as given.
+                    let fields: [Field] = (try? metadata.fields.array) ?? []
+                    for field in fields {
+                        guard let value = given[field.name], let type = field.type,
+                            TypeMetadata(Swift.type(of: value)) == type, TypeMetadata.layoutEquals(value, value),
+                            let read = try? field.value(in: made)
+                        else { continue }
+                        #expect(TypeMetadata.layoutEquals(read, value), "\(metadata.name).\(field.name)")
+                    }
+                    // And the new value walks and dumps like any other.
+                    var text = ""
+                    ValueDump.dump(made, to: &text)
+                    #expect(!text.isEmpty)
+                } catch {
+                    run.refused += 1
+                }
+            }
+            withExtendedLifetime(dog) {}
             run.report()
         }
         FuzzTests.printReport(result)
