@@ -177,10 +177,13 @@ private struct Dumper {
         let maxDepth = item.maxDepth
         // The children go on the stack now, to be counted; they are written after this line.
         let start = stack.count
-        let group = pushChildren(of: node, indent: indent + 2, maxDepth: maxDepth - 1)
+        // A class instance's own line counts its own class's properties; its superclasses' go
+        // under their `super:` lines.
+        let own = node.style == .class ? node.classHierarchy.first : nil
+        let group = pushChildren(of: node, declaredBy: own, indent: indent + 2, maxDepth: maxDepth - 1)
         let count = stack.count - start
         writeIndent(indent, to: &target)
-        target.write(count == 0 ? "- " : maxDepth <= 0 ? "▹ " : "▿ ")
+        target.write(Self.bullet(count: count, maxDepth: maxDepth))
         if let name = item.label {
             target.write(name)
             target.write(": ")
@@ -226,14 +229,18 @@ private struct Dumper {
         }
     }
 
-    /// Pushes the children a node's own line counts, in order, as a new sibling group: a class
-    /// instance's own class's properties (its superclasses' go under their `super:` lines).
-    private mutating func pushChildren(of node: ValueNode, indent: Int, maxDepth: Int) -> Int {
+    /// Pushes a node's children, in order, as a new sibling group; for a class instance only the
+    /// properties `level` declares, as each class level lists its own.
+    private mutating func pushChildren(
+        of node: ValueNode,
+        declaredBy level: TypeMetadata?,
+        indent: Int,
+        maxDepth: Int
+    ) -> Int {
         groups += 1
         let group = groups
-        let own = node.style == .class ? node.classHierarchy.first : nil
         node.forEachChild { child in
-            if let own, child.declaringType != own { return }
+            if let level, child.declaringType != level { return }
             stack.append(item(for: child, indent: indent, maxDepth: maxDepth, group: group))
         }
         return group
@@ -284,16 +291,10 @@ private struct Dumper {
         let hierarchy = node.classHierarchy
         let level = hierarchy[levelIndex]
         let start = stack.count
-        groups += 1
-        let group = groups
-        node.forEachChild { child in
-            if child.declaringType == level {
-                stack.append(self.item(for: child, indent: item.indent + 2, maxDepth: item.maxDepth - 1, group: group))
-            }
-        }
+        let group = pushChildren(of: node, declaredBy: level, indent: item.indent + 2, maxDepth: item.maxDepth - 1)
         let count = stack.count - start
         writeIndent(item.indent, to: &target)
-        target.write(count == 0 ? "- " : item.maxDepth <= 0 ? "▹ " : "▿ ")
+        target.write(Self.bullet(count: count, maxDepth: item.maxDepth))
         target.write("super: ")
         target.write(level.name)
         target.write("\n")
@@ -339,7 +340,7 @@ private struct Dumper {
         }
         let count = stack.count - start
         writeIndent(item.indent, to: &target)
-        target.write(count == 0 ? "- " : item.maxDepth <= 0 ? "▹ " : "▿ ")
+        target.write(Self.bullet(count: count, maxDepth: item.maxDepth))
         target.write("super: ")
         target.write(TypeMetadata(mirror.subjectType).name)
         target.write("\n")
@@ -370,7 +371,7 @@ private struct Dumper {
         maxItemCounter -= 1
         let isOptional = item.declaredType?.kind == .optional
         writeIndent(item.indent, to: &target)
-        target.write(isOptional ? (item.maxDepth <= 0 ? "▹ " : "▿ ") : "- ")
+        target.write(Self.bullet(count: isOptional ? 1 : 0, maxDepth: item.maxDepth))
         if let label = item.label {
             target.write(label)
             target.write(": ")
@@ -389,6 +390,12 @@ private struct Dumper {
                 count: 1
             )
         )
+    }
+
+    /// The standard library's bullet: `-` without children, `▹` where the depth limit hides
+    /// them, `▿` where they follow.
+    private static func bullet(count: Int, maxDepth: Int) -> String {
+        count == 0 ? "- " : maxDepth <= 0 ? "▹ " : "▿ "
     }
 
     private func writeIndent<TargetStream: TextOutputStream>(_ count: Int, to target: inout TargetStream) {

@@ -24,21 +24,17 @@ enum Summary {
         childCount: Int,
         to target: inout TargetStream
     ) {
+        let count: (String, String)?
         switch containerStyle(of: node) {
-        case .tuple?:
-            target.write(childCount == 1 ? "(1 element)" : "(\(childCount) elements)")
+        case .tuple?: count = ("(1 element)", "(\(childCount) elements)")
+        case .collection?: count = ("1 element", "\(childCount) elements")
+        case .dictionary?: count = ("1 key/value pair", "\(childCount) key/value pairs")
+        case .set?: count = ("1 member", "\(childCount) members")
+        default: count = nil
+        }
+        if let (one, many) = count {
+            target.write(childCount == 1 ? one : many)
             return
-        case .collection?:
-            target.write(childCount == 1 ? "1 element" : "\(childCount) elements")
-            return
-        case .dictionary?:
-            target.write(childCount == 1 ? "1 key/value pair" : "\(childCount) key/value pairs")
-            return
-        case .set?:
-            target.write(childCount == 1 ? "1 member" : "\(childCount) members")
-            return
-        default:
-            break
         }
         // A node's value is never a container, so its own type decides what `as?` would find.
         let value = node.value
