@@ -131,30 +131,42 @@ private struct Dumper {
         maxDepth: Int,
         to target: inout TargetStream
     ) {
+        // The lines are written to a string of this function's own, and passed to the stream
+        // in chunks: one `write` per chunk rather than one per piece of a line.
+        var text = ""
+        text.reserveCapacity(Self.chunkSize)
         stack.append(Item(kind: .value, label: name, value: value, indent: indent, maxDepth: maxDepth))
         while let item = stack.popLast() {
             if item.group != 0, maxItemCounter <= 0 {
-                elide(item, to: &target)
+                elide(item, to: &text)
                 continue
             }
             switch item.kind {
             case .value:
-                if let value = item.value { writeValue(value, item, to: &target) }
+                if let value = item.value { writeValue(value, item, to: &text) }
             case .withheldFunction:
-                writeWithheldFunction(item, to: &target)
+                writeWithheldFunction(item, to: &text)
             case .superclass:
                 if let section = item.section, let node = section.node {
-                    writeSuperclass(of: node, level: section.level, item, to: &target)
+                    writeSuperclass(of: node, level: section.level, item, to: &text)
                 }
             case .mirrorSuperclass:
-                if let mirror = item.section?.mirror { writeMirrorSuperclass(mirror, item, to: &target) }
+                if let mirror = item.section?.mirror { writeMirrorSuperclass(mirror, item, to: &text) }
+            }
+            if text.utf8.count >= Self.chunkSize {
+                target.write(text)
+                text.removeAll(keepingCapacity: true)
             }
         }
+        if !text.isEmpty { target.write(text) }
     }
+
+    /// The text written before it is passed to the stream.
+    private static var chunkSize: Int { 16 * 1024 }
 
     /// The standard library's note for the children the item budget leaves out, indented two
     /// spaces more than the children; the rest of the group is dropped.
-    private mutating func elide<TargetStream: TextOutputStream>(_ item: Item, to target: inout TargetStream) {
+    private mutating func elide(_ item: Item, to target: inout String) {
         writeIndent(item.indent + 2, to: &target)
         let remainder = item.count - item.index
         target.write("(")
@@ -165,10 +177,10 @@ private struct Dumper {
     }
 
     /// One value's line; its parts are queued.
-    private mutating func writeValue<TargetStream: TextOutputStream>(
+    private mutating func writeValue(
         _ value: Any,
         _ item: Item,
-        to target: inout TargetStream
+        to target: inout String
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
@@ -280,11 +292,11 @@ private struct Dumper {
     }
 
     /// A class level's `super:` line; its parts and the level above it are queued.
-    private mutating func writeSuperclass<TargetStream: TextOutputStream>(
+    private mutating func writeSuperclass(
         of node: ValueNode,
         level levelIndex: Int,
         _ item: Item,
-        to target: inout TargetStream
+        to target: inout String
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
@@ -316,10 +328,10 @@ private struct Dumper {
     }
 
     /// A custom mirror's `super:` line; its parts and the level above it are queued.
-    private mutating func writeMirrorSuperclass<TargetStream: TextOutputStream>(
+    private mutating func writeMirrorSuperclass(
         _ mirror: Mirror,
         _ item: Item,
-        to target: inout TargetStream
+        to target: inout String
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
@@ -363,9 +375,9 @@ private struct Dumper {
 
     /// A function part that cannot be copied: `Mirror` would copy it and print `(Function)`,
     /// or `Optional((Function))` with a `some` child for an optional holding one.
-    private mutating func writeWithheldFunction<TargetStream: TextOutputStream>(
+    private mutating func writeWithheldFunction(
         _ item: Item,
-        to target: inout TargetStream
+        to target: inout String
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
@@ -398,7 +410,7 @@ private struct Dumper {
         count == 0 ? "- " : maxDepth <= 0 ? "▹ " : "▿ "
     }
 
-    private func writeIndent<TargetStream: TextOutputStream>(_ count: Int, to target: inout TargetStream) {
+    private func writeIndent(_ count: Int, to target: inout String) {
         guard count > 0 else { return }
         target.write(count <= Self.spaces.count ? Self.spaces[count - 1] : String(repeating: " ", count: count))
     }

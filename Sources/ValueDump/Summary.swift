@@ -19,10 +19,10 @@ enum Summary {
     ///   - node: The node.
     ///   - childCount: The children its line counts.
     ///   - target: The stream.
-    static func write<TargetStream: TextOutputStream>(
+    static func write(
         _ node: ValueNode,
         childCount: Int,
-        to target: inout TargetStream
+        to target: inout String
     ) {
         let count: (String, String)?
         switch containerStyle(of: node) {

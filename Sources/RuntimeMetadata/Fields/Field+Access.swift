@@ -20,56 +20,40 @@ extension Field {
     ///   the declaring type or the property's value is not a `Value`;
     ///   ``RuntimeMetadataError/unresolvableFieldType(name:typeName:mangledName:)`` when the property's
     ///   type is unknown.
+    @inlinable
     public func value<Root, Value>(in root: Root, as type: Value.Type = Value.self) throws(RuntimeMetadataError)
         -> Value
     {
-        let fast = storage.withObject { field -> (offset: Int, isReference: Bool)? in
-            // The exact type, read from a root of exactly the declaring type: a plain load. The
-            // checks compare metadata addresses, without a record lookup. Kept apart from the
-            // general path, whose generic metadata (Optional<Value>, Result<Value, _>)
-            // unspecialized callers would otherwise instantiate on every call.
-            guard field.isAccessible, field.ownership == .strong, let fieldType = field.type,
-                fieldType.reference == MetadataReference(Value.self),
-                field.declaringType.reference == MetadataReference(Root.self)
-            else { return nil }
-            return (field.offset, field.declaringType.kind == .class)
-        }
-        if let fast {
-            return OpaqueValueAccess.loadField(
-                of: root,
-                isReference: fast.isReference,
-                offset: fast.offset,
-                as: Value.self
-            )
-        }
-        if MetadataReference(Value.self) == MetadataReference(Any.self), let boxed = boxedRead(rootType: Root.self) {
-            // Read as `Any` from a root of exactly the declaring type: a copy from the offset.
-            return OpaqueValueAccess.loadFieldAsAny(
-                of: root,
-                isReference: boxed.isReference,
-                offset: boxed.offset,
-                fieldType: boxed.type,
-                as: Value.self
-            )
+        // A root of exactly the declaring type: the property's exact type is a plain load, and
+        // `Any` a copy from the offset, both inlined and specialized in the caller. The checks
+        // compare metadata addresses.
+        if let read = storage.withObject({ $0.directRead }), read.declaringType == MetadataReference(Root.self) {
+            if read.fieldType == MetadataReference(Value.self) {
+                return OpaqueValueAccess.loadField(
+                    of: root,
+                    isReference: read.isReference,
+                    offset: read.offset,
+                    as: Value.self
+                )
+            }
+            if MetadataReference(Value.self) == MetadataReference(Any.self) {
+                return OpaqueValueAccess.loadFieldAsAny(
+                    of: root,
+                    isReference: read.isReference,
+                    offset: read.offset,
+                    fieldType: read.fieldType,
+                    as: Value.self
+                )
+            }
         }
         return try castValue(in: root, as: Value.self)
     }
 
-    /// Where a read as `Any` copies from, when the root is of exactly the declaring type.
-    @inline(never)
-    private func boxedRead<Root>(rootType: Root.Type) -> (offset: Int, isReference: Bool, type: MetadataReference)? {
-        storage.withObject { field in
-            guard field.isAccessible, field.ownership == .strong, let fieldType = field.type,
-                field.declaringType.reference == MetadataReference(Root.self)
-            else { return nil }
-            return (field.offset, field.declaringType.kind == .class, fieldType.reference)
-        }
-    }
-
     /// The general read: the root projected out of any existential containers, and the value
     /// cast to `Value` with `as?`.
+    @usableFromInline
     @inline(never)
-    private func castValue<Root, Value>(in root: Root, as type: Value.Type) throws(RuntimeMetadataError) -> Value {
+    func castValue<Root, Value>(in root: Root, as type: Value.Type) throws(RuntimeMetadataError) -> Value {
         let fieldType = try resolvedType()
         // The runtime's cast does not take builtin types: their values move only as themselves.
         if fieldType.isBuiltin, Value.self != Any.self, TypeMetadata(Value.self) != fieldType {

@@ -19,6 +19,7 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
 
     /// The facts, in a process-lifetime object owned by the type's field list: copying a
     /// field copies one unretained reference.
+    @usableFromInline
     let storage: ImmortalReference<Storage>
 
     /// The property's name.
@@ -55,7 +56,27 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
     /// The type that declares the property (a superclass for inherited class properties).
     public var declaringType: TypeMetadata { storage.withObject { $0.declaringType } }
 
+    /// Where a read of the property's exact type from a root of exactly the declaring type
+    /// loads from, decided once: the check and the load are inlined into the caller.
+    @usableFromInline
+    @frozen
+    struct DirectRead: Sendable {
+        /// The property's type.
+        @usableFromInline
+        let fieldType: MetadataReference
+        /// The declaring type.
+        @usableFromInline
+        let declaringType: MetadataReference
+        /// The property's offset.
+        @usableFromInline
+        let offset: Int
+        /// Whether the declaring type is a class, whose instances hold the property.
+        @usableFromInline
+        let isReference: Bool
+    }
+
     /// The facts of one field.
+    @usableFromInline
     final class Storage: Sendable {
         let name: String
         let index: Int
@@ -73,6 +94,9 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
         /// Whether values can be read and written: the type is known, copyable and has value
         /// witnesses, and is not a function at its declared abstraction.
         let isAccessible: Bool
+        /// The direct read, for an accessible strong property.
+        @usableFromInline
+        let directRead: DirectRead?
 
         init(
             name: String,
@@ -97,8 +121,19 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
             self.mangledTypeName = mangledTypeName
             self.declaringType = declaringType
             self.storesSubstitutedFunction = type?.storesSubstitutedFunction(declaredAs: mangledTypeName) ?? false
-            self.isAccessible =
+            let isAccessible =
                 !storesSubstitutedFunction && (type.map { $0.isCopyable && $0.hasValueWitnesses } ?? false)
+            self.isAccessible = isAccessible
+            if isAccessible, ownership == .strong, let type {
+                self.directRead = DirectRead(
+                    fieldType: type.reference,
+                    declaringType: declaringType.reference,
+                    offset: offset,
+                    isReference: declaringType.kind == .class
+                )
+            } else {
+                self.directRead = nil
+            }
         }
     }
 

@@ -23,8 +23,9 @@ extension TypeMetadata {
     ///   - lhs: A value.
     ///   - rhs: Another value of the same type.
     /// - Returns: Whether the values are equal by layout.
+    @inlinable
     public static func layoutEquals<T>(_ lhs: T, _ rhs: T) -> Bool {
-        TypeMetadata(T.self).withComparator { $0.compare(lhs, rhs) }
+        ValueComparator.compare(lhs, rhs)
     }
 
     /// The cached comparator of the type.
@@ -32,10 +33,18 @@ extension TypeMetadata {
         record.comparator.value { makeComparator() }
     }
 
-    /// Calls `body` with the cached comparator, without retaining it or the type's record.
+    /// Calls `body` with the cached comparator of a type, without retaining it or the type's
+    /// record.
+    /// - Parameters:
+    ///   - reference: The type.
+    ///   - body: Receives the comparator.
+    /// - Returns: What `body` returns.
     @inline(__always)
-    private func withComparator<R>(_ body: (ValueComparator) -> R) -> R {
-        immortalRecord.withObject { $0.comparator.immortalBox { makeComparator() } }.withObject { body($0.value) }
+    static func withComparator<R>(of reference: MetadataReference, _ body: (ValueComparator) -> R) -> R {
+        let type = TypeMetadata(reference)
+        return type.immortalRecord.withObject { $0.comparator.immortalBox { type.makeComparator() } }.withObject {
+            body($0.value)
+        }
     }
 
     /// The `Equatable` protocol and the index of its `==` requirement.
@@ -61,7 +70,15 @@ extension TypeMetadata {
         case comparator(offset: Int, ValueComparator)
     }
 
+    /// The comparator of the type: its structural comparison, preceded by a comparison of the
+    /// values' bits where identical bits decide equality.
     private func makeComparator() -> ValueComparator {
+        let comparator = makeStructuralComparator()
+        guard size > 0, Self.identicalBitsAreEqual(self, depth: 0) else { return comparator }
+        return .identicalBitsFirst(comparator, size: size)
+    }
+
+    private func makeStructuralComparator() -> ValueComparator {
         if let equatable = Self.equatableProtocol, let conformance = equatable.descriptor.conformance(of: self) {
             if Self.bitwiseTypes.contains(self) { return .bytes([0..<size]) }
             if let comparator = ValueComparator.equatable(
@@ -113,6 +130,58 @@ extension TypeMetadata {
             return .bytes(offset..<(offset + type.size))
         default:
             return .comparator(offset: offset, .deferred { type.comparator })
+        }
+    }
+
+    /// `FloatingPoint`, whose values are not all equal to themselves.
+    private static let floatingPointProtocol = try? ProtocolDescriptor((any FloatingPoint).self)
+
+    /// Whether two values of a type whose bits are identical are equal by this comparison, so
+    /// that a comparison may start with the bits and stop there when they match.
+    ///
+    /// They are, unless a floating-point value is stored inline, in the value itself, a field,
+    /// a tuple element or an enum payload, where a NaN is not equal to itself. A reference to the
+    /// same storage (an object, a box, a buffer) counts as equal, as it does for the values'
+    /// own comparators and in the standard library's `Array` and `String`; an `Equatable`
+    /// type's `==` is reflexive, as the protocol requires of every type but floating point. A
+    /// type whose layout is not known (no field records, an opaque existential's contents)
+    /// does not qualify.
+    /// - Parameters:
+    ///   - type: The type.
+    ///   - depth: The nesting of inline storage so far.
+    /// - Returns: Whether identical bits mean equal values.
+    private static func identicalBitsAreEqual(_ type: TypeMetadata, depth: Int) -> Bool {
+        guard depth < 64 else { return false }
+        if bitwiseTypes.contains(type) { return true }
+        switch type.kind {
+        case .class, .foreignClass, .foreignReferenceType, .objCClassWrapper, .function, .metatype,
+            .existentialMetatype:
+            return true
+        case .existential:
+            return type.existential?.isClassBound ?? false
+        case .opaque:
+            // Builtin storage: integers, pointers and references, or floating point.
+            return !type.name.contains("FPIEEE")
+        case .struct:
+            guard let floatingPoint = floatingPointProtocol, !floatingPoint.isConformed(by: type),
+                let fields = try? type.fields
+            else { return false }
+            return fields.allSatisfy { field in
+                guard field.ownership == .strong else { return true }
+                guard let fieldType = field.type else { return false }
+                return identicalBitsAreEqual(fieldType, depth: depth + 1)
+            }
+        case .tuple:
+            return type.tupleElements.allSatisfy { identicalBitsAreEqual($0.type, depth: depth + 1) }
+        case .enum, .optional:
+            guard let cases = try? type.cases else { return false }
+            return cases.allSatisfy { enumCase in
+                guard enumCase.hasPayload, !enumCase.isIndirect else { return true }
+                guard let payloadType = enumCase.payloadType else { return false }
+                return identicalBitsAreEqual(payloadType, depth: depth + 1)
+            }
+        default:
+            return false
         }
     }
 

@@ -16,17 +16,27 @@
 /// Comparisons deferred to the outermost call: a comparator and the two values' storage.
 @unsafe
 struct PendingComparisons {
-    private var items: [(comparator: ValueComparator, lhs: UnsafeRawPointer, rhs: UnsafeRawPointer)] = unsafe []
+    /// The comparisons to make; `nil` until the first is deferred, so that a comparison that
+    /// defers none does not touch an array.
+    private var items: [(comparator: ValueComparator, lhs: UnsafeRawPointer, rhs: UnsafeRawPointer)]? = nil
 
     /// Defers a comparison of two values in heap boxes owned by the values being compared.
     mutating func postpone(_ comparator: ValueComparator, _ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) {
-        unsafe items.append((comparator, lhs, rhs))
+        if unsafe items == nil { unsafe items = [] }
+        unsafe items!.append((comparator, lhs, rhs))
     }
 
     /// Makes the deferred comparisons, and those they defer in turn, until one fails.
     /// - Returns: Whether every comparison succeeded.
+    @inline(__always)
     mutating func drain() -> Bool {
-        while let next = unsafe items.popLast() {
+        guard unsafe items != nil else { return true }
+        return unsafe drainItems()
+    }
+
+    @inline(never)
+    private mutating func drainItems() -> Bool {
+        while let next = unsafe items?.popLast() {
             guard unsafe next.comparator.equals(next.lhs, next.rhs, &self) else { return false }
         }
         return true
@@ -34,6 +44,7 @@ struct PendingComparisons {
 }
 
 /// Compares two values of one type through their storage.
+@usableFromInline
 class ValueComparator: @unchecked Sendable {
     // @unchecked: every subclass is immutable after init; the stored metadata handles are
     // read-only references into the runtime's metadata.
@@ -49,19 +60,36 @@ class ValueComparator: @unchecked Sendable {
         false
     }
 
-    /// Compares two values of a static type.
+    /// Compares two values of a static type with the cached comparator of the type.
+    ///
+    /// Inlined into the caller, so that the values' addresses are taken in code specialized for
+    /// `T`; the comparison itself is out of line.
     /// - Parameters:
     ///   - lhs: The first value.
     ///   - rhs: The second value.
     /// - Returns: Whether the values are equal.
+    @inlinable
     @inline(__always)
-    final func compare<T>(_ lhs: T, _ rhs: T) -> Bool {
+    static func compare<T>(_ lhs: T, _ rhs: T) -> Bool {
         unsafe withUnsafePointer(to: lhs) { left in
             unsafe withUnsafePointer(to: rhs) { right in
-                var pending = unsafe PendingComparisons()
-                guard unsafe equals(UnsafeRawPointer(left), UnsafeRawPointer(right), &pending) else { return false }
-                return unsafe pending.drain()
+                unsafe compareStorage(UnsafeRawPointer(left), UnsafeRawPointer(right), type: MetadataReference(T.self))
             }
+        }
+    }
+
+    /// Compares two values of a type, at their addresses, with the type's cached comparator.
+    /// - Parameters:
+    ///   - lhs: The first value's storage.
+    ///   - rhs: The second value's storage.
+    ///   - type: The values' type.
+    /// - Returns: Whether the values are equal.
+    @usableFromInline
+    static func compareStorage(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, type: MetadataReference) -> Bool {
+        TypeMetadata.withComparator(of: type) { comparator in
+            var pending = unsafe PendingComparisons()
+            guard unsafe comparator.equals(lhs, rhs, &pending) else { return false }
+            return unsafe pending.drain()
         }
     }
 
@@ -107,6 +135,17 @@ class ValueComparator: @unchecked Sendable {
         payloads: [(comparator: ValueComparator, isIndirect: Bool, type: MetadataReference)?]
     ) -> ValueComparator {
         EnumComparator(metadata, payloads: payloads)
+    }
+
+    /// A comparator that compares the values' bits first, and stops there when they are
+    /// identical.
+    /// - Parameters:
+    ///   - comparator: The comparison to make when the bits differ.
+    ///   - size: The values' size in bytes.
+    /// - Returns: The comparator; `comparator` itself when it compares bytes already.
+    static func identicalBitsFirst(_ comparator: ValueComparator, size: Int) -> ValueComparator {
+        if comparator is BytesComparator { return comparator }
+        return IdenticalBitsComparator(comparator, size: size)
     }
 
     /// A comparator that asks for the real one on each comparison.
@@ -180,6 +219,23 @@ private final class BytesComparator: ValueComparator, @unchecked Sendable {
     override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
     {
         unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, ranges: ranges)
+    }
+}
+
+/// Identical bits, then the structural comparison.
+private final class IdenticalBitsComparator: ValueComparator, @unchecked Sendable {
+    let comparator: ValueComparator
+    let size: Int
+
+    init(_ comparator: ValueComparator, size: Int) {
+        self.comparator = comparator
+        self.size = size
+    }
+
+    override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
+    {
+        if unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, count: size) { return true }
+        return unsafe comparator.equals(lhs, rhs, &pending)
     }
 }
 

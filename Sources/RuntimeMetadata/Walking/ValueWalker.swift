@@ -243,7 +243,7 @@ public struct ValueNode {
                     try body(
                         ValueChild(
                             label: plan.labels[index],
-                            value: part,
+                            value: consume part,
                             declaredType: plan.partTypes[index],
                             declaringType: plan.declaringTypes.isEmpty ? nil : plan.declaringTypes[index]
                         )

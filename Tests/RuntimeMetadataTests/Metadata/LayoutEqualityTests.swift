@@ -79,6 +79,29 @@ private struct Pair<A: Equatable, B: Equatable>: Equatable {
     var second: B
 }
 
+/// Floating point stored inline at several depths, for the identical-bits shortcut.
+private struct Measurement: Equatable {
+    var label = "m"
+    var reading: Double
+}
+
+private struct PlainMeasurement {
+    var label = "m"
+    var nested: (count: Int, value: Float?)
+}
+
+private enum Reading: Equatable {
+    case none
+    case value(Float)
+    case pair(Int, Measurement)
+}
+
+/// A struct with padding between its fields.
+private struct Padded: Equatable {
+    var flag: UInt8
+    var count: Int
+}
+
 @Suite("Layout equality")
 struct LayoutEqualityTests {
     static var eightFieldValues: [EightFieldStruct] {
@@ -189,5 +212,35 @@ struct LayoutEqualityTests {
         let proto2: any FixtureProtocol = Point(x: 3, y: 5)
         #expect(!TypeMetadata.layoutEquals(proto1, proto2))
         #expect(TypeMetadata.layoutEquals(proto1, proto1))
+    }
+
+    @Test("Values with identical bits are equal, except where a NaN is stored inline")
+    func identicalBits() {
+        // The same bits, a NaN inline: as `==`, not equal, at every depth.
+        let nan = Measurement(reading: .nan)
+        #expect(!TypeMetadata.layoutEquals(nan, nan))
+        #expect(!TypeMetadata.layoutEquals(PlainMeasurement(nested: (1, .nan)), PlainMeasurement(nested: (1, .nan))))
+        #expect(!TypeMetadata.layoutEquals(Reading.value(.nan), Reading.value(.nan)))
+        #expect(!TypeMetadata.layoutEquals(Reading.pair(1, nan), Reading.pair(1, nan)))
+        #expect(!TypeMetadata.layoutEquals(Double?.some(.nan), Double?.some(.nan)))
+        #expect(!TypeMetadata.layoutEquals((1, Double.nan), (1, Double.nan)))
+        let vector = SIMD4<Float>(.nan, 0, 0, 0)
+        #expect(TypeMetadata.layoutEquals(vector, vector) == (vector == vector))
+        expectAgreesWithEquality([nan, Measurement(reading: 1), Measurement(reading: -0.0), Measurement(reading: 0)])
+        expectAgreesWithEquality([
+            Reading.none, .value(.nan), .value(1), .pair(1, nan), .pair(1, Measurement(reading: 2)),
+        ])
+        // A NaN in shared storage is the same storage: equal, as `Array`'s own `==` says.
+        let shared = [Double.nan]
+        #expect(TypeMetadata.layoutEquals(shared, shared) == (shared == shared))
+        // Equal values whose bits differ (separate buffers, padding) are still compared by content.
+        let long = String(repeating: "long string ", count: 4)
+        #expect(TypeMetadata.layoutEquals([long], [String(repeating: "long string ", count: 4)]))
+        var left = Padded(flag: 1, count: 2)
+        var right = Padded(flag: 1, count: 2)
+        unsafe withUnsafeMutableBytes(of: &left) { unsafe $0[1] = 0xAA }
+        unsafe withUnsafeMutableBytes(of: &right) { unsafe $0[1] = 0x55 }
+        #expect(TypeMetadata.layoutEquals(left, right))
+        #expect(!TypeMetadata.layoutEquals(left, Padded(flag: 2, count: 2)))
     }
 }

@@ -32,7 +32,7 @@ extension OpaqueValueAccess {
         of value: borrowing Any,
         isObject: Bool,
         parts: [PartLayout],
-        _ body: (Int, Any?) throws -> Void
+        _ body: (Int, consuming Any?) throws -> Void
     ) rethrows {
         try unsafe withUnsafePointer(to: value) { container in
             let (address, _) = unsafe ExistentialContainerLayout.project(

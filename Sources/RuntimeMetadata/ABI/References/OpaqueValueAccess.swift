@@ -28,6 +28,7 @@ private struct UnmanagedStorage {
 }
 
 /// Value operations through metadata.
+@usableFromInline
 enum OpaqueValueAccess {
     /// Calls `body` with the address of a value's storage: the object for a class reference,
     /// a temporary copy otherwise.
@@ -36,6 +37,8 @@ enum OpaqueValueAccess {
     ///   - isReference: Whether the root is a class instance.
     ///   - body: Receives the address.
     /// - Returns: What `body` returns.
+    @inlinable
+    @inline(__always)
     static func withStorage<Root, R>(of root: Root, isReference: Bool, _ body: (UnsafeRawPointer) throws -> R) rethrows
         -> R
     {
@@ -106,6 +109,8 @@ enum OpaqueValueAccess {
     ///   - offset: The property's offset.
     ///   - valueType: The property's type.
     /// - Returns: A copy of the property's value.
+    @inlinable
+    @inline(__always)
     static func loadField<Root, Value>(of root: Root, isReference: Bool, offset: Int, as valueType: Value.Type) -> Value
     {
         unsafe withStorage(of: root, isReference: isReference) { base in
@@ -121,6 +126,8 @@ enum OpaqueValueAccess {
     ///   - fieldType: The property's type.
     ///   - valueType: `Any`, which the caller has checked `Value` to be.
     /// - Returns: The property's value, boxed.
+    @inlinable
+    @inline(__always)
     static func loadFieldAsAny<Root, Value>(
         of root: Root,
         isReference: Bool,
@@ -129,7 +136,7 @@ enum OpaqueValueAccess {
         as valueType: Value.Type
     ) -> Value {
         let boxed = unsafe withStorage(of: root, isReference: isReference) { base in
-            unsafe copyAny(at: base + offset, type: fieldType.metatype)
+            unsafe copyAny(at: base + offset, metadata: fieldType)
         }
         // `Value` is `Any`: the cast wraps nothing and cannot fail.
         return boxed as! Value
@@ -232,9 +239,44 @@ enum OpaqueValueAccess {
     ///   - type: Its type.
     /// - Returns: A copy.
     static func copyAny(at address: UnsafeRawPointer, type: Any.Type) -> Any {
+        unsafe copyAny(at: address, metadata: MetadataReference(type))
+    }
+
+    /// Copies the value of a dynamic type out of memory into an `Any`.
+    /// - Parameters:
+    ///   - address: The value's address.
+    ///   - metadata: Its type.
+    /// - Returns: A copy.
+    @usableFromInline
+    static func copyAny(at address: UnsafeRawPointer, metadata: MetadataReference) -> Any {
+        if metadata.rawKind != MetadataKind.existential.rawValue,
+            let table = unsafe MetadataLayout(metadata.address).valueWitnesses,
+            unsafe !table.flags.contains(ValueWitnessFlags.isNonInline),
+            unsafe !table.flags.contains(ValueWitnessFlags.isNonCopyable)
+        {
+            // A value that fits the container's buffer (TargetOpaqueExistentialContainer in
+            // include/swift/ABI/Metadata.h): copied into it by its own `initializeWithCopy`,
+            // the metadata stored after it. `()` occupies nothing, so nothing is overwritten.
+            var result: Any = ()
+            unsafe withUnsafeMutablePointer(to: &result) { container in
+                let buffer = UnsafeMutableRawPointer(container)
+                unsafe RuntimeEntryPoints.callCopyWitness(
+                    table.witness(.initializeWithCopy),
+                    destination: buffer,
+                    source: UnsafeMutableRawPointer(mutating: address),
+                    metadata: metadata.address
+                )
+                unsafe buffer.storeBytes(
+                    of: metadata.address,
+                    toByteOffset: ExistentialContainerLayout.opaqueMetadataOffset,
+                    as: UnsafeRawPointer.self
+                )
+            }
+            return result
+        }
         // A value of existential type is copied as the value it holds, as `as Any` does in
         // non-generic code, so that the `Any` is never a container of a container.
-        let (value, dynamicType) = unsafe ExistentialContainerLayout.project(address, type: MetadataReference(type))
+        let (value, dynamicType) = unsafe ExistentialContainerLayout.project(address, type: metadata)
         func copy<T>(_: T.Type) -> Any {
             unsafe value.assumingMemoryBound(to: T.self).pointee
         }
@@ -501,7 +543,27 @@ enum OpaqueValueAccess {
 
     // MARK: - Equality
 
-    /// Compares `count` bytes of two values' storage.
+    /// Compares the first `count` bytes of two values' storage.
+    /// - Parameters:
+    ///   - lhs: The first address.
+    ///   - rhs: The second address.
+    ///   - count: The number of bytes.
+    /// - Returns: Whether the bytes are the same.
+    @inline(__always)
+    static func bytesEqual(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
+        var offset = 0
+        while offset + 8 <= count {
+            if unsafe lhs.read(at: offset, as: UInt64.self) != rhs.read(at: offset, as: UInt64.self) { return false }
+            offset += 8
+        }
+        while offset < count {
+            if unsafe lhs.read(at: offset, as: UInt8.self) != rhs.read(at: offset, as: UInt8.self) { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// Compares byte ranges of two values' storage.
     /// - Parameters:
     ///   - lhs: The first address.
     ///   - rhs: The second address.
