@@ -21,6 +21,7 @@ final class TypeRecord: CacheEntry {
     let tableKey: UInt
 
     /// The metadata.
+    @usableFromInline
     let reference: MetadataReference
     /// The kind.
     let kind: TypeMetadata.Kind

@@ -23,9 +23,11 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
     let storage: ImmortalReference<Storage>
 
     /// The property's name.
+    @inlinable
     public var name: String { storage.withObject { $0.name } }
 
     /// The property's index among the declaring type's own stored properties.
+    @inlinable
     public var index: Int { storage.withObject { $0.index } }
 
     /// The property's type; `nil` when the runtime cannot name it.
@@ -33,15 +35,19 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
     /// Swift 6.3 hides the type of a stored property of `~Copyable` type from reflection
     /// (``isTypeHidden`` is then `true`); a type from a module that is not loaded also
     /// leaves this `nil`. For `weak` properties this is the referent's optional type.
+    @inlinable
     public var type: TypeMetadata? { storage.withObject { $0.type } }
 
     /// The byte offset from the start of the value (structs) or object (classes, heap header included).
+    @inlinable
     public var offset: Int { storage.withObject { $0.offset } }
 
     /// Whether the property is declared with `var` (otherwise `let`).
+    @inlinable
     public var isVar: Bool { storage.withObject { $0.isVar } }
 
     /// How the property holds a class reference.
+    @inlinable
     public var ownership: Ownership { storage.withObject { $0.ownership } }
 
     /// Whether the record is marked indirect.
@@ -78,11 +84,17 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
     /// The facts of one field.
     @usableFromInline
     final class Storage: Sendable {
+        @usableFromInline
         let name: String
+        @usableFromInline
         let index: Int
+        @usableFromInline
         let type: TypeMetadata?
+        @usableFromInline
         let offset: Int
+        @usableFromInline
         let isVar: Bool
+        @usableFromInline
         let ownership: Ownership
         let isIndirect: Bool
         let isTypeHidden: Bool

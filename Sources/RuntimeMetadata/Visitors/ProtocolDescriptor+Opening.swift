@@ -45,7 +45,7 @@ extension ProtocolDescriptor {
     /// - Returns: The value as `any P`, or `nil` when its type does not conform or `E` is not
     ///   this protocol's existential.
     @inlinable
-    public func open<E>(_ value: Any, as existential: E.Type) -> E? {
+    public func open<E>(_ value: borrowing Any, as existential: E.Type) -> E? {
         withOpened(value, as: E.self) { copy $0 }
     }
 

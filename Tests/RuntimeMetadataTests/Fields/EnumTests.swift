@@ -241,6 +241,9 @@ struct EnumTests {
         #expect(try caseName(asAny, as: Any.self) == switchName(value))
         #expect(try caseName(asEquatable, as: (any Equatable).self) == switchName(value))
         #expect(try caseName(nested, as: Any.self) == switchName(value))
+        // An optional in an `Any` is looked through, as `as?` looks through it.
+        let wrapped: Any = Optional(value) as Any
+        #expect(try caseName(wrapped, as: Any.self) == switchName(value))
         #expect(try tag(asAny, as: Any.self) == metadata.tag(of: value))
         #expect(try enumCase(asEquatable, as: (any Equatable).self) == metadata.enumCase(of: value))
         // The payload, read from the box, equals the one put in.
