@@ -131,10 +131,9 @@ private struct Dumper {
         maxDepth: Int,
         to target: inout TargetStream
     ) {
-        // The lines are written to a string of this function's own, and passed to the stream
+        // The lines are written to a buffer of this function's own, and passed to the stream
         // in chunks: one `write` per chunk rather than one per piece of a line.
-        var text = ""
-        text.reserveCapacity(Self.chunkSize)
+        var text = TextBuffer(capacity: Self.chunkSize)
         stack.append(Item(kind: .value, label: name, value: value, indent: indent, maxDepth: maxDepth))
         while let item = stack.popLast() {
             if item.group != 0, maxItemCounter <= 0 {
@@ -153,12 +152,9 @@ private struct Dumper {
             case .mirrorSuperclass:
                 if let mirror = item.section?.mirror { writeMirrorSuperclass(mirror, item, to: &text) }
             }
-            if text.utf8.count >= Self.chunkSize {
-                target.write(text)
-                text.removeAll(keepingCapacity: true)
-            }
+            if text.count >= Self.chunkSize { target.write(text.take()) }
         }
-        if !text.isEmpty { target.write(text) }
+        if text.count > 0 { target.write(text.take()) }
     }
 
     /// The text written before it is passed to the stream.
@@ -166,7 +162,7 @@ private struct Dumper {
 
     /// The standard library's note for the children the item budget leaves out, indented two
     /// spaces more than the children; the rest of the group is dropped.
-    private mutating func elide(_ item: Item, to target: inout String) {
+    private mutating func elide(_ item: Item, to target: inout TextBuffer) {
         writeIndent(item.indent + 2, to: &target)
         let remainder = item.count - item.index
         target.write("(")
@@ -180,7 +176,7 @@ private struct Dumper {
     private mutating func writeValue(
         _ value: Any,
         _ item: Item,
-        to target: inout String
+        to target: inout TextBuffer
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
@@ -279,7 +275,7 @@ private struct Dumper {
         }
     }
 
-    private func item(for child: ValueChild, indent: Int, maxDepth: Int, group: Int) -> Item {
+    private func item(for child: consuming ValueChild, indent: Int, maxDepth: Int, group: Int) -> Item {
         Item(
             kind: child.value == nil ? .withheldFunction : .value,
             label: child.label,
@@ -296,7 +292,7 @@ private struct Dumper {
         of node: ValueNode,
         level levelIndex: Int,
         _ item: Item,
-        to target: inout String
+        to target: inout TextBuffer
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
@@ -331,7 +327,7 @@ private struct Dumper {
     private mutating func writeMirrorSuperclass(
         _ mirror: Mirror,
         _ item: Item,
-        to target: inout String
+        to target: inout TextBuffer
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
@@ -377,7 +373,7 @@ private struct Dumper {
     /// or `Optional((Function))` with a `some` child for an optional holding one.
     private mutating func writeWithheldFunction(
         _ item: Item,
-        to target: inout String
+        to target: inout TextBuffer
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
@@ -410,7 +406,7 @@ private struct Dumper {
         count == 0 ? "- " : maxDepth <= 0 ? "▹ " : "▿ "
     }
 
-    private func writeIndent(_ count: Int, to target: inout String) {
+    private func writeIndent(_ count: Int, to target: inout TextBuffer) {
         guard count > 0 else { return }
         target.write(count <= Self.spaces.count ? Self.spaces[count - 1] : String(repeating: " ", count: count))
     }

@@ -13,6 +13,8 @@ enum Summary {
     private static let debugPrintable = try? ProtocolDescriptor((any CustomDebugStringConvertible).self)
     private static let printable = try? ProtocolDescriptor((any CustomStringConvertible).self)
     private static let streamable = try? ProtocolDescriptor((any TextOutputStreamable).self)
+    private static let stringType = TypeMetadata(String.self)
+    private static let intType = TypeMetadata(Int.self)
 
     /// Writes a node's summary.
     /// - Parameters:
@@ -22,7 +24,7 @@ enum Summary {
     static func write(
         _ node: ValueNode,
         childCount: Int,
-        to target: inout String
+        to target: inout TextBuffer
     ) {
         let count: (String, String)?
         switch containerStyle(of: node) {
@@ -38,6 +40,16 @@ enum Summary {
         }
         // A node's value is never a container, so its own type decides what `as?` would find.
         let value = node.value
+        // The commonest leaves, without the protocol lookups: what their `debugDescription` and
+        // `description` write.
+        if node.type == stringType, let string = value as? String {
+            target.writeQuoted(string)
+            return
+        }
+        if node.type == intType, let number = value as? Int {
+            target.write(String(number))
+            return
+        }
         if let debugPrintable, debugPrintable.isConformed(by: node.type),
             let text = debugPrintable.withOpened(
                 value,

@@ -125,6 +125,7 @@ enum CacheTable: Int, CaseIterable {
     case images
     case protocolIndexes
     case typeConformances
+    case comparators
 }
 
 /// One slot of a table generation: `stride` consecutive words, the first 0 while the slot is

@@ -33,20 +33,6 @@ extension TypeMetadata {
         record.comparator.value { makeComparator() }
     }
 
-    /// Calls `body` with the cached comparator of a type, without retaining it or the type's
-    /// record.
-    /// - Parameters:
-    ///   - reference: The type.
-    ///   - body: Receives the comparator.
-    /// - Returns: What `body` returns.
-    @inline(__always)
-    static func withComparator<R>(of reference: MetadataReference, _ body: (ValueComparator) -> R) -> R {
-        let type = TypeMetadata(reference)
-        return type.immortalRecord.withObject { $0.comparator.immortalBox { type.makeComparator() } }.withObject {
-            body($0.value)
-        }
-    }
-
     /// The `Equatable` protocol and the index of its `==` requirement.
     private static let equatableProtocol: (descriptor: ProtocolDescriptor, equals: Int)? = {
         guard let descriptor = try? ProtocolDescriptor((any Equatable).self),

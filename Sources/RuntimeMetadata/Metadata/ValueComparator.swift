@@ -86,11 +86,38 @@ class ValueComparator: @unchecked Sendable {
     /// - Returns: Whether the values are equal.
     @usableFromInline
     static func compareStorage(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, type: MetadataReference) -> Bool {
-        TypeMetadata.withComparator(of: type) { comparator in
+        withCachedComparator(of: type) { comparator in
             var pending = unsafe PendingComparisons()
             guard unsafe comparator.equals(lhs, rhs, &pending) else { return false }
             return unsafe pending.drain()
         }
+    }
+
+    /// Calls `body` with the comparator of a type, without retaining it.
+    ///
+    /// The comparators of the types compared are kept in a word table of their own, keyed by
+    /// metadata, whose slots hold the comparator's address: a warm lookup is one probe of a
+    /// small table, with no entry object to load. A comparator is cached in its type's record
+    /// for the life of the process, so the address stays valid.
+    /// - Parameters:
+    ///   - type: The type.
+    ///   - body: Receives the comparator.
+    /// - Returns: What `body` returns.
+    @inline(__always)
+    static func withCachedComparator<R>(of type: MetadataReference, _ body: (ValueComparator) -> R) -> R {
+        let word = ConcurrentWordTable(.comparators).value(for: type.identity) ?? publishComparator(of: type)
+        return unsafe Unmanaged<ValueComparator>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+            ._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Publishes the comparator of a type compared for the first time.
+    /// - Parameter type: The type.
+    /// - Returns: The comparator's address.
+    @inline(never)
+    private static func publishComparator(of type: MetadataReference) -> UInt {
+        let comparator = TypeMetadata(type).comparator
+        let word = UInt(bitPattern: unsafe Unmanaged.passUnretained(comparator).toOpaque())
+        return ConcurrentWordTable(.comparators).update(type.identity) { $0 ?? word }
     }
 
     /// A comparator that calls a type's own `==` on the values in place, through the witness

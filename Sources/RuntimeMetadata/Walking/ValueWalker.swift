@@ -230,7 +230,7 @@ public struct ValueNode {
     /// (superclasses' first), tuple elements, an enum's payload, an optional's wrapped value,
     /// collection elements, or a custom mirror's children.
     /// - Parameter body: Receives each child.
-    public func forEachChild(_ body: (ValueChild) throws -> Void) rethrows {
+    public func forEachChild(_ body: (consuming ValueChild) throws -> Void) rethrows {
         switch style {
         case .leaf:
             return

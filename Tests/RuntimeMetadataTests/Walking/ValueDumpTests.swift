@@ -162,6 +162,12 @@ struct ValueDumpTests {
         expectSameDump(42)
         expectSameDump("text")
         expectSameDump(())
+        // Strings that need escaping or are not ASCII, and integers at their extremes.
+        expectSameDump([
+            "", "back\\slash", "tab\there", "bell\u{7}", "delete\u{7F}", "café", "🙂 face", "quote\"", "cr\r\n",
+        ])
+        expectSameDump([Int.min, -1, 0, Int.max])
+        expectSameDump((label: "a\"b", count: -42))
     }
 
     @Test("existentials, metatypes and objects are looked through and numbered")
