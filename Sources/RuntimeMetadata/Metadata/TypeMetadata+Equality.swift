@@ -99,7 +99,7 @@ extension TypeMetadata {
                     return (.deferred { payloadType.comparator }, enumCase.isIndirect, payloadType.reference)
                 }
             )
-        case .existential:
+        case .existential, .extendedExistential:
             return .existential(reference) { TypeMetadata($0).comparator }
         default:
             return .bytes([0..<size])

@@ -48,14 +48,18 @@ public struct ValueWalker: Sendable {
     public func node(for value: Any) -> ValueNode {
         var value = value
         var stored = BorrowedExistential.dynamicType(of: value)
-        if stored.rawKind == MetadataKind.existential.rawValue {
-            // An `Any` holding an existential, as generic code makes one from `T == Any`: the
-            // value inside, as `as?` and `Mirror` see it.
+        if stored.rawKind == MetadataKind.existential.rawValue
+            || stored.rawKind == MetadataKind.extendedExistential.rawValue
+        {
+            // An `Any` holding an existential, as generic code makes one from `T == Any`, or a
+            // constrained one (`any Sequence<Int>`): the value inside, as `as?` and `Mirror`
+            // see it.
             value = OpaqueValueAccess.projectedCopy(of: value)
             stored = BorrowedExistential.dynamicType(of: value)
         }
         if stored.rawKind == MetadataKind.extendedExistential.rawValue {
-            // A constrained existential (`any Sequence<Int>`): the runtime's cast opens it.
+            // A constrained existential stored as a metatype or with an explicit layout: the
+            // runtime's cast opens it.
             func open<T>(_: T.Type) -> Any? { value as? T }
             if let inner = _openExistential(Swift.type(of: value), do: open) {
                 value = inner

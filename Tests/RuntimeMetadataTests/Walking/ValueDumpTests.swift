@@ -32,6 +32,22 @@ private struct Contact {
     var nested: Int?? = .some(nil)
 }
 
+/// Constrained existentials, opaque (inline and boxed) and class-constrained.
+private protocol Producer<Output>: AnyObject {
+    associatedtype Output
+}
+
+private final class Emitter: Producer {
+    typealias Output = String
+    var emitted = 2
+}
+
+private struct Pipeline {
+    var input: any Sequence<Int> = [1, 2]
+    var boxed: any Collection<String> = ["a": "b", "c": "d"].keys.sorted().reversed()
+    var producer: any Producer<String> = Emitter()
+}
+
 private protocol Shape {}
 extension Int: Shape {}
 
@@ -168,6 +184,7 @@ struct ValueDumpTests {
         ])
         expectSameDump([Int.min, -1, 0, Int.max])
         expectSameDump((label: "a\"b", count: -42))
+        expectSameDump(Pipeline())
     }
 
     @Test("existentials, metatypes and objects are looked through and numbered")

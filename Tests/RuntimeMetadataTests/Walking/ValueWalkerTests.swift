@@ -46,6 +46,25 @@ private final class Ring {
     var next: Ring?
 }
 
+/// A class-bound protocol with a primary associated type, for class-constrained existentials.
+private protocol Source<Element>: AnyObject {
+    associatedtype Element
+    func next() -> Element
+}
+
+private final class Counter: Source {
+    var count = 0
+    func next() -> Int { count }
+}
+
+/// Constrained existentials (`any P<T>`) as fields: an opaque one, with a boxed value too, and a
+/// class-constrained one.
+private struct Streams {
+    var numbers: any Sequence<Int> = [1, 2, 3]
+    var large: any Sequence<Int> = (0..<8).map { $0 }.lazy.map { $0 * 2 }.filter { $0 > 0 }.map { $0 }
+    var source: any Source<Int>
+}
+
 /// A node built from generic code, with `T` pinned to the existential.
 private func node<T>(_ value: T, as _: T.Type, walker: ValueWalker = ValueWalker()) -> ValueNode {
     walker.node(for: value)
@@ -167,6 +186,41 @@ struct ValueWalkerTests {
         #expect(named.type == TypeMetadata(String.self))
         let nested = node(Optional(Profile()) as Any, as: Any.self)
         #expect(nested.style == .optional)
+    }
+
+    @Test("constrained existentials (any P<T>) are looked through, opaque and class-constrained, as Mirror does")
+    func constrainedExistentials() throws {
+        let counter = Counter()
+        let streams = Streams(source: counter)
+        let children = ValueWalker().node(for: streams).children
+        let mirror = Array(Mirror(reflecting: streams).children)
+        #expect(children.map(\.label) == mirror.map(\.label))
+        for (child, expected) in zip(children, mirror) {
+            let value = try #require(child.value)
+            #expect(TypeMetadata(type(of: value)) == TypeMetadata(type(of: expected.value)), "\(child.label ?? "")")
+            #expect(String(reflecting: value) == String(reflecting: expected.value))
+        }
+        #expect(children[0].declaredType == TypeMetadata((any Sequence<Int>).self))
+        #expect((children[0].value as? [Int]) == [1, 2, 3])
+        #expect(children[2].value.map { ($0 as AnyObject) === counter } == true)
+        // From generic code, with the constrained existential pinned, and through an `Any`.
+        let pinned = node(streams.numbers, as: (any Sequence<Int>).self)
+        #expect(pinned.type == TypeMetadata([Int].self))
+        #expect(pinned.childCount == 3)
+        let wrapped = node(streams.numbers as Any, as: Any.self)
+        #expect(wrapped.type == TypeMetadata([Int].self))
+        let object = node(streams.source, as: (any Source<Int>).self)
+        #expect(object.objectIdentifier == ObjectIdentifier(counter))
+        // A field read as `Any` is the value inside, as the walker has it.
+        let numbers = try TypeMetadata(Streams.self).field(named: "numbers").value(in: streams)
+        #expect((numbers as? [Int]) == [1, 2, 3])
+        // Layout equality compares what the containers hold.
+        let same = Streams(numbers: [1, 2, 3], large: streams.large, source: counter)
+        #expect(TypeMetadata.layoutEquals(streams, same))
+        #expect(!TypeMetadata.layoutEquals(streams, Streams(numbers: [1, 2], large: streams.large, source: counter)))
+        #expect(
+            !TypeMetadata.layoutEquals(streams, Streams(numbers: [1, 2, 3], large: streams.large, source: Counter()))
+        )
     }
 
     @Test("types without reflection metadata are leaves that say why")

@@ -39,8 +39,26 @@ struct ExistentialContainerLayout {
         var type = type
         var nesting = 0
         let limit = unsafe maximumNesting
-        while type.rawKind == MetadataKind.existential.rawValue, nesting < limit {
+        while nesting < limit {
             nesting += 1
+            if type.rawKind == MetadataKind.extendedExistential.rawValue {
+                // A constrained existential: an opaque or class container, as its shape says.
+                switch unsafe ExtendedExistentialTypeMetadataLayout(type.address).specialKind {
+                case .none?:
+                    guard let (value, dynamicType) = unsafe projectOpaque(address) else { break }
+                    unsafe address = value
+                    type = dynamicType
+                    continue
+                case .class?:
+                    guard let object = unsafe address.pointer(at: 0) else { break }
+                    unsafe type = MetadataReference(RuntimeEntryPoints.objectType(of: object))
+                    continue
+                default:
+                    break
+                }
+                break
+            }
+            guard type.rawKind == MetadataKind.existential.rawValue else { break }
             let flags = unsafe ExistentialTypeMetadataLayout(type.address).flags
             let special =
                 (flags & ExistentialTypeMetadataLayout.Flag.specialProtocolMask)
@@ -56,16 +74,25 @@ struct ExistentialContainerLayout {
                 guard let object = unsafe address.pointer(at: 0) else { break }
                 unsafe type = MetadataReference(RuntimeEntryPoints.objectType(of: object))
             } else {
-                guard let stored = unsafe address.pointer(at: opaqueMetadataOffset) else { break }
-                let dynamicType = unsafe MetadataReference(stored)
-                if dynamicType.valueWitnesses.flags & ValueWitnessFlags.isNonInline != 0 {
-                    guard let box = unsafe address.pointer(at: 0) else { break }
-                    unsafe address = box + OpaqueValueAccess.boxValueOffset(dynamicType)
-                }
+                guard let (value, dynamicType) = unsafe projectOpaque(address) else { break }
+                unsafe address = value
                 type = dynamicType
             }
         }
         return unsafe (address, type)
+    }
+
+    /// The value an opaque container holds, in its buffer or in its box, and its type.
+    /// - Parameter address: The container's address.
+    /// - Returns: The value's address and dynamic type, or `nil` for an empty container.
+    private static func projectOpaque(_ address: UnsafeRawPointer) -> (UnsafeRawPointer, MetadataReference)? {
+        guard let stored = unsafe address.pointer(at: opaqueMetadataOffset) else { return nil }
+        let dynamicType = unsafe MetadataReference(stored)
+        if dynamicType.valueWitnesses.flags & ValueWitnessFlags.isNonInline != 0 {
+            guard let box = unsafe address.pointer(at: 0) else { return nil }
+            return unsafe (box + OpaqueValueAccess.boxValueOffset(dynamicType), dynamicType)
+        }
+        return unsafe (address, dynamicType)
     }
 
     /// The witness tables that the outermost container of an existential value stores, each

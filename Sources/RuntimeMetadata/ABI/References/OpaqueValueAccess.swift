@@ -250,6 +250,7 @@ enum OpaqueValueAccess {
     @usableFromInline
     static func copyAny(at address: UnsafeRawPointer, metadata: MetadataReference) -> Any {
         if metadata.rawKind != MetadataKind.existential.rawValue,
+            metadata.rawKind != MetadataKind.extendedExistential.rawValue,
             let table = unsafe MetadataLayout(metadata.address).valueWitnesses,
             unsafe !table.flags.contains(ValueWitnessFlags.isNonInline),
             unsafe !table.flags.contains(ValueWitnessFlags.isNonCopyable)
