@@ -10,10 +10,11 @@ extension TypeMetadata {
     /// - Returns: The tag.
     /// - Throws: ``RuntimeMetadataError/wrongKind(typeName:expected:)`` when this is not an enum,
     ///   ``RuntimeMetadataError/typeMismatch(expected:actual:context:)`` when `value` is not of this type.
-    @inlinable
     public func tag<Value>(of value: Value) throws(RuntimeMetadataError) -> Int {
-        // The value itself, or the value an existential holds, read in place without a cast.
-        if let tag = OpaqueValueAccess.enumTag(projecting: value, metadata: immortalRecord.withObject { $0.reference })
+        // A value of this type, read directly; the value an existential holds, read in place
+        // without a cast.
+        if MetadataReference(Value.self) == reference { return try enumTag(of: value) }
+        if kind == .enum || kind == .optional, let tag = OpaqueValueAccess.enumTag(projecting: value, metadata: reference)
         {
             return tag
         }
@@ -23,8 +24,7 @@ extension TypeMetadata {
     /// The tag of a value the projection does not reach: an optional or an `AnyObject` box
     /// that `as?` looks through, a constrained existential; or the error for a value that is
     /// not of this type.
-    @usableFromInline
-    func castTag<Value>(of value: Value) throws(RuntimeMetadataError) -> Int {
+    private func castTag<Value>(of value: Value) throws(RuntimeMetadataError) -> Int {
         if let enumType = openingType(for: Value.self) {
             func open<T>(_: T.Type) -> Result<Int, RuntimeMetadataError> {
                 guard let typed = value as? T else { return .failure(existentialMismatch(value)) }
@@ -62,13 +62,9 @@ extension TypeMetadata {
     /// - Parameter value: A value of this enum type, or an existential (`Any`, `any P`) holding one.
     /// - Returns: The case name.
     /// - Throws: As ``enumCase(of:)``.
-    @inlinable
     public func caseName<Value>(of value: Value) throws(RuntimeMetadataError) -> String {
-        if let tag = OpaqueValueAccess.enumTag(projecting: value, metadata: immortalRecord.withObject { $0.reference }),
-            let name = caseName(forTag: tag)
-        {
-            return name
-        }
+        let tag = try tag(of: value)
+        if let name = caseName(forTag: tag) { return name }
         return try enumCase(of: value).name
     }
 
@@ -76,8 +72,8 @@ extension TypeMetadata {
     /// retaining the list, costs more than the lookup.
     /// - Parameter tag: The tag.
     /// - Returns: The name, or `nil` when no case has the tag.
-    @usableFromInline
-    func caseName(forTag tag: Int) -> String? {
+    @inline(__always)
+    private func caseName(forTag tag: Int) -> String? {
         let names = immortalRecord.withObject { $0.caseNames.immortalBox { ((try? cases) ?? []).map(\.name) } }
         return names.withObject { $0.value.indices.contains(tag) ? $0.value[tag] : nil }
     }
