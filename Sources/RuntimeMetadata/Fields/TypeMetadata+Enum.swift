@@ -14,7 +14,8 @@ extension TypeMetadata {
         // A value of this type, read directly; the value an existential holds, read in place
         // without a cast.
         if MetadataReference(Value.self) == reference { return try enumTag(of: value) }
-        if kind == .enum || kind == .optional, let tag = OpaqueValueAccess.enumTag(projecting: value, metadata: reference)
+        if kind == .enum || kind == .optional,
+            let tag = OpaqueValueAccess.enumTag(projecting: value, metadata: reference)
         {
             return tag
         }
