@@ -4,10 +4,11 @@ extension Field {
     /// Reads the property from a value, typed.
     ///
     /// `root` is a value of the declaring type, an instance of it or a subclass for class
-    /// properties, or an `Any` holding one. When `Value` is the property's exact type the
-    /// read is a plain load; otherwise the property's value goes through the runtime's `as?`
-    /// cast, so reading an `Int` property as `Any` or `Int?` works and reading it as `String`
-    /// throws.
+    /// properties, or an `Any` holding one. When `Value` is the property's exact type and
+    /// `root` is of exactly the declaring type, the read is a plain load, compiled into the
+    /// caller; read as `Any`, it is a copy from the property's offset. Otherwise the property's
+    /// value goes through the runtime's `as?` cast, so reading an `Int` property as `Int?` works
+    /// and reading it as `String` throws.
     ///
     /// ```swift
     /// let x = try TypeMetadata(Point.self).field(named: "x").value(in: point, as: Int.self)

@@ -19,6 +19,12 @@ extension TypeMetadata {
     /// the same value would at the top. For `Equatable` types the answer equals `==`; for others
     /// it is the structural equality a view layer uses to decide whether a value changed.
     /// Values of any depth (an indirect list of a million nodes) are compared without recursion.
+    ///
+    /// Two values whose bits are identical are equal without a field-by-field comparison, unless
+    /// the type stores a floating-point value inline (in itself, a field, a tuple element or an
+    /// enum payload), where a NaN is not equal to itself. A shared reference counts as equal, as
+    /// it does for `Array`'s own `==`, and an `Equatable` type's `==` is taken to be reflexive,
+    /// as the protocol requires of every type but floating point.
     /// - Parameters:
     ///   - lhs: A value.
     ///   - rhs: Another value of the same type.
