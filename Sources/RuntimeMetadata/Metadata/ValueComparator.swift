@@ -390,6 +390,9 @@ private final class ExistentialComparator: ValueComparator, @unchecked Sendable 
         let (left, leftType) = unsafe ExistentialContainerLayout.project(lhs, type: type)
         let (right, rightType) = unsafe ExistentialContainerLayout.project(rhs, type: type)
         guard leftType == rightType else { return false }
+        // A container the projection does not open (a constrained existential metatype, such
+        // as `any Sequence<Int>.Type`, holds a metadata pointer and its tables): its words.
+        if leftType == type { return unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, count: size) }
         // Two class instances: the same object, or equal by the class's own comparator.
         let comparator = resolve(leftType)
         let leftInline = unsafe left >= lhs && left < lhs + size

@@ -46,6 +46,7 @@ private struct Pipeline {
     var input: any Sequence<Int> = [1, 2]
     var boxed: any Collection<String> = ["a": "b", "c": "d"].keys.sorted().reversed()
     var producer: any Producer<String> = Emitter()
+    var kind: any Sequence<Int>.Type = [Int].self
 }
 
 private protocol Shape {}

@@ -223,6 +223,21 @@ struct ValueWalkerTests {
         )
     }
 
+    @Test("a constrained existential metatype (any Sequence<Int>.Type) is walked, dumped and compared without looping")
+    func constrainedExistentialMetatype() throws {
+        struct Holder {
+            var kind: any Sequence<Int>.Type = [Int].self
+        }
+        let holder = Holder()
+        #expect(TypeMetadata((any Sequence<Int>.Type).self).kind == .extendedExistential)
+        let child = try #require(ValueWalker().node(for: holder).children.first)
+        let value = try #require(child.value)
+        let mirrored = try #require(Mirror(reflecting: holder).children.first?.value)
+        #expect(String(reflecting: value) == String(reflecting: mirrored))
+        #expect(TypeMetadata.layoutEquals(holder, Holder()))
+        #expect(!TypeMetadata.layoutEquals(holder, Holder(kind: Set<Int>.self)))
+    }
+
     @Test("types without reflection metadata are leaves that say why")
     func withoutReflection() {
         let walked = ValueWalker().node(for: UnreflectedStruct(first: 1, second: "a"))
