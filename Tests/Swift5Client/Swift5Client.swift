@@ -56,4 +56,28 @@ public enum Swift5Client {
         }
         return (point, (node as? TreeNode)?.label, parts)
     }
+
+    /// Compares values, reads fields as `Any` and names enum cases, with the values in `Any`s
+    /// as a Swift 5 client holds them (generic parameters are `Any`, not the dynamic types).
+    /// - Returns: Layout equality of equal points, of NaNs, of a tuple holding a NaN and of
+    ///   different points; `x` read as `Any` from a point and from an `Any`; the case name of a
+    ///   payload case in an `Any`; the element count a walk reports for a constrained existential.
+    public static func compareReadAndName() throws -> (
+        equal: [Bool], fieldsAsAny: [Int?], caseName: String, sequenceChildren: Int
+    ) {
+        let one: Any = Point(x: 1, y: 2)
+        let same: Any = Point(x: 1, y: 2)
+        let other: Any = Point(x: 1, y: 3)
+        let nan: Any = Double.nan
+        let tuple: Any = (1, Double.nan)
+        let equal = [
+            TypeMetadata.layoutEquals(one, same), TypeMetadata.layoutEquals(nan, nan),
+            TypeMetadata.layoutEquals(tuple, tuple), TypeMetadata.layoutEquals(one, other),
+        ]
+        let field = try TypeMetadata(Point.self).field(named: "x")
+        let fieldsAsAny = [try field.value(in: Point(x: 7, y: 0)) as? Int, try field.value(in: one) as? Int]
+        let caseName = try TypeMetadata(MultiPayloadEnum.self).caseName(of: MultiPayloadEnum.pair(1, 2) as Any)
+        let sequence: any Sequence<Int> = [4, 5, 6]
+        return (equal, fieldsAsAny, caseName, ValueWalker().node(for: sequence).childCount)
+    }
 }

@@ -21,7 +21,6 @@ final class TypeRecord: CacheEntry {
     let tableKey: UInt
 
     /// The metadata.
-    @usableFromInline
     let reference: MetadataReference
     /// The kind.
     let kind: TypeMetadata.Kind

@@ -213,7 +213,7 @@ public struct ValueNode {
     /// The case of an enum or optional value.
     public var enumCase: EnumCase? {
         guard style == .enum || style == .optional,
-            let tag = OpaqueValueAccess.enumTag(inAny: value, metadata: type.reference),
+            let tag = OpaqueValueAccess.enumTag(projecting: value, metadata: type.reference),
             let cases = try? type.cases, cases.indices.contains(tag)
         else { return nil }
         return cases[tag]

@@ -162,6 +162,16 @@ struct Swift5ClientTests {
         // The optional root, its `some`, and the point's two properties.
         #expect(made.parts == [nil, "some", "x", "y"])
     }
+
+    @Test("A Swift 5 client compares, reads as Any and names cases of values held in Any")
+    func swift5EqualityFieldsAndCases() throws {
+        let result = try Swift5Client.compareReadAndName()
+        // Equal points, a NaN against itself, a tuple holding a NaN, different points.
+        #expect(result.equal == [true, false, false, false])
+        #expect(result.fieldsAsAny == [7, 1])
+        #expect(result.caseName == "pair")
+        #expect(result.sequenceChildren == 3)
+    }
 }
 
 @Suite("Reliability: reference storage")

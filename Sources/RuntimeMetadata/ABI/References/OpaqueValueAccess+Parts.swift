@@ -88,26 +88,6 @@ extension OpaqueValueAccess {
 }
 
 extension OpaqueValueAccess {
-    /// The tag of an enum value held in an `Any`.
-    /// - Parameters:
-    ///   - value: The enum value, in an `Any`.
-    ///   - metadata: Its type (the `Any`'s dynamic type).
-    /// - Returns: The tag, or `nil` when the type has no enum witnesses.
-    static func enumTag(inAny value: borrowing Any, metadata: MetadataReference) -> Int? {
-        guard let witnesses = unsafe enumWitnesses(metadata) else { return nil }
-        return unsafe withUnsafePointer(to: value) { container in
-            let (address, _) = unsafe ExistentialContainerLayout.project(
-                UnsafeRawPointer(container),
-                type: MetadataReference(Any.self)
-            )
-            return unsafe RuntimeEntryPoints.callGetEnumTag(
-                witnesses.witness(.getEnumTag),
-                value: address,
-                metadata: metadata.address
-            )
-        }
-    }
-
     /// Copies the payload out of an enum value held in an `Any`, leaving the value intact.
     /// - Parameters:
     ///   - value: The enum value, in an `Any`.

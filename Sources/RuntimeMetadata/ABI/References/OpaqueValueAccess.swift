@@ -466,33 +466,20 @@ enum OpaqueValueAccess {
     ///   - metadata: The enum's metadata.
     /// - Returns: The tag, or `nil` when the value projects to another type or the type has no
     ///   enum witnesses.
-    @inlinable
-    @inline(__always)
     static func enumTag<T>(projecting value: T, metadata: MetadataReference) -> Int? {
-        unsafe withUnsafePointer(to: value) { pointer in
-            unsafe enumTag(at: UnsafeRawPointer(pointer), staticType: MetadataReference(T.self), metadata: metadata)
-        }
-    }
-
-    /// Reads the tag of an enum value at an address, held as itself or in existential
-    /// containers of a static type.
-    /// - Parameters:
-    ///   - address: The value's address.
-    ///   - staticType: The type of the value at the address.
-    ///   - metadata: The enum's metadata.
-    /// - Returns: The tag, or `nil` as ``enumTag(projecting:metadata:)``.
-    @usableFromInline
-    static func enumTag(at address: UnsafeRawPointer, staticType: MetadataReference, metadata: MetadataReference)
-        -> Int?
-    {
         guard let witnesses = unsafe enumWitnesses(metadata) else { return nil }
-        let (projected, dynamicType) = unsafe ExistentialContainerLayout.project(address, type: staticType)
-        guard dynamicType == metadata else { return nil }
-        return unsafe RuntimeEntryPoints.callGetEnumTag(
-            witnesses.witness(.getEnumTag),
-            value: projected,
-            metadata: metadata.address
-        )
+        return unsafe withUnsafePointer(to: value) { pointer in
+            let (address, dynamicType) = unsafe ExistentialContainerLayout.project(
+                UnsafeRawPointer(pointer),
+                type: MetadataReference(T.self)
+            )
+            guard dynamicType == metadata else { return nil }
+            return unsafe RuntimeEntryPoints.callGetEnumTag(
+                witnesses.witness(.getEnumTag),
+                value: address,
+                metadata: metadata.address
+            )
+        }
     }
 
     /// Copies the payload out of an enum value, leaving the value intact.
