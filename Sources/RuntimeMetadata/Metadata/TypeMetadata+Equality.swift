@@ -31,7 +31,7 @@ extension TypeMetadata {
     /// - Returns: Whether the values are equal by layout.
     @inlinable
     public static func layoutEquals<T>(_ lhs: T, _ rhs: T) -> Bool {
-        ValueComparator.compare(lhs, rhs)
+        LayoutEquality.compare(lhs, rhs)
     }
 
     /// The cached comparator of the type.

@@ -14,32 +14,160 @@
 // without recursion; only a value's inline structure, which its type bounds, recurses.
 
 /// Comparisons deferred to the outermost call: a comparator and the two values' storage.
+///
+/// Trivial until the first comparison is deferred: the list is an object made on the first
+/// `postpone` and held unretained, so that a comparison that defers none costs no reference
+/// counting. The outermost call ends every comparison with ``finish()``, which releases it.
 @unsafe
 struct PendingComparisons {
-    /// The comparisons to make; `nil` until the first is deferred, so that a comparison that
-    /// defers none does not touch an array.
-    private var items: [(comparator: ValueComparator, lhs: UnsafeRawPointer, rhs: UnsafeRawPointer)]? = nil
+    /// The deferred comparisons.
+    @unsafe
+    private final class List {
+        var items: [(comparator: ValueComparator, lhs: UnsafeRawPointer, rhs: UnsafeRawPointer)] = unsafe []
+    }
+
+    /// The list, retained once, or `nil` while nothing is deferred.
+    private var list: Unmanaged<List>? = nil
 
     /// Defers a comparison of two values in heap boxes owned by the values being compared.
     mutating func postpone(_ comparator: ValueComparator, _ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) {
-        if unsafe items == nil { unsafe items = [] }
-        unsafe items!.append((comparator, lhs, rhs))
+        if unsafe list == nil { unsafe list = Unmanaged.passRetained(List()) }
+        unsafe list!._withUnsafeGuaranteedRef { unsafe $0.items.append((comparator, lhs, rhs)) }
     }
 
     /// Makes the deferred comparisons, and those they defer in turn, until one fails.
     /// - Returns: Whether every comparison succeeded.
     @inline(__always)
     mutating func drain() -> Bool {
-        guard unsafe items != nil else { return true }
+        guard unsafe list != nil else { return true }
         return unsafe drainItems()
     }
 
     @inline(never)
     private mutating func drainItems() -> Bool {
-        while let next = unsafe items?.popLast() {
+        while let next = unsafe list?._withUnsafeGuaranteedRef({ unsafe $0.items.popLast() }) {
             guard unsafe next.comparator.equals(next.lhs, next.rhs, &self) else { return false }
         }
         return true
+    }
+
+    /// Releases the list, drained or not.
+    @inline(__always)
+    mutating func finish() {
+        guard let made = unsafe list else { return }
+        unsafe made.release()
+        unsafe list = nil
+    }
+}
+
+/// The entry point of layout equality: the cached comparator of a type, found and applied.
+///
+/// A type's comparator is kept in a word table of its own (``CacheTable/comparators``), keyed by
+/// metadata, whose value is the comparator's address with two flags in its low bits, which an
+/// object's alignment leaves free. The flags say what identical bits decide, so that the common
+/// case, a value compared with an unchanged copy of itself, is answered in the caller's
+/// specialized code: one probe of a small table and a comparison of `MemoryLayout<T>.size`
+/// bytes, with no call.
+@usableFromInline
+enum LayoutEquality {
+    /// Identical bits mean equal values (``ValueComparator/identicalBitsFirst(_:size:)``).
+    @usableFromInline
+    static var identicalBitsAreEqual: UInt { 1 }
+
+    /// Different bits mean different values: the comparator compares every byte of the value.
+    @usableFromInline
+    static var differentBitsAreUnequal: UInt { 2 }
+
+    /// The comparator calls the type's own `==` (``ValueComparator/equatable(_:witnessTable:requirement:)``),
+    /// which the comparison calls directly rather than through the comparator.
+    static var callsEquals: UInt { 4 }
+
+    /// The flag bits of a table word.
+    @usableFromInline
+    static var flagMask: UInt { 7 }
+
+    /// Compares two values of a static type with the cached comparator of the type.
+    ///
+    /// Inlined into the caller, so that the table probe and the comparison of the values' bits
+    /// run in code specialized for `T`; the comparator itself runs out of line.
+    /// - Parameters:
+    ///   - lhs: The first value.
+    ///   - rhs: The second value.
+    /// - Returns: Whether the values are equal.
+    @inlinable
+    @inline(__always)
+    static func compare<T>(_ lhs: T, _ rhs: T) -> Bool {
+        unsafe withUnsafePointer(to: lhs) { left in
+            unsafe withUnsafePointer(to: rhs) { right in
+                unsafe compare(
+                    UnsafeRawPointer(left),
+                    UnsafeRawPointer(right),
+                    type: MetadataReference(T.self),
+                    size: MemoryLayout<T>.size
+                )
+            }
+        }
+    }
+
+    /// Compares two values of a type at their addresses: the identical-bits answer when the
+    /// type's flags allow it, else the comparator.
+    /// - Parameters:
+    ///   - lhs: The first value's storage.
+    ///   - rhs: The second value's storage.
+    ///   - type: The values' type.
+    ///   - size: Its size, known statically in a specialized caller.
+    /// - Returns: Whether the values are equal.
+    @inlinable
+    @inline(__always)
+    static func compare(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, type: MetadataReference, size: Int) -> Bool {
+        let word = ConcurrentWordTable(.comparators).value(for: type.identity) ?? publishComparator(of: type)
+        if word & identicalBitsAreEqual != 0 {
+            if unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, count: size) { return true }
+            if word & differentBitsAreUnequal != 0 { return false }
+        }
+        return unsafe compareStorage(lhs, rhs, comparatorWord: word)
+    }
+
+    /// Compares two values with a comparator from the table: a type's own `==` called
+    /// directly, or the comparator's structural comparison.
+    /// - Parameters:
+    ///   - lhs: The first value's storage.
+    ///   - rhs: The second value's storage.
+    ///   - comparatorWord: The comparator's table word.
+    /// - Returns: Whether the values are equal.
+    @usableFromInline
+    static func compareStorage(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, comparatorWord: UInt) -> Bool {
+        let comparator = unsafe Unmanaged<ValueComparator>.fromOpaque(
+            UnsafeRawPointer(bitPattern: comparatorWord & ~flagMask).unsafelyUnwrapped
+        )
+        if comparatorWord & callsEquals != 0 {
+            return unsafe comparator._withUnsafeGuaranteedRef {
+                unsafe unsafeDowncast($0, to: EqualsWitnessComparator.self).callEquals(lhs, rhs)
+            }
+        }
+        return unsafe comparator._withUnsafeGuaranteedRef { comparator in
+            var pending = unsafe PendingComparisons()
+            let equal = unsafe comparator.equals(lhs, rhs, &pending) && pending.drain()
+            unsafe pending.finish()
+            return equal
+        }
+    }
+
+    /// Publishes the comparator of a type compared for the first time. A comparator is cached
+    /// in its type's record for the life of the process, so its address stays valid.
+    /// - Parameter type: The type.
+    /// - Returns: The comparator's table word: its address and flags.
+    @usableFromInline
+    @inline(never)
+    static func publishComparator(of type: MetadataReference) -> UInt {
+        let metadata = TypeMetadata(type)
+        // The entry's comparator is the type's cached comparator or one it holds, so it lives
+        // as long as the type's record, that is, for the life of the process.
+        let entry = metadata.comparator.tableEntry(size: metadata.size)
+        var word = UInt(bitPattern: unsafe Unmanaged.passUnretained(entry.comparator).toOpaque())
+        precondition(word & flagMask == 0, "a comparator's address leaves its low bits free")
+        word |= entry.flags
+        return ConcurrentWordTable(.comparators).update(type.identity) { $0 ?? word }
     }
 }
 
@@ -60,65 +188,11 @@ class ValueComparator: @unchecked Sendable {
         false
     }
 
-    /// Compares two values of a static type with the cached comparator of the type.
-    ///
-    /// Inlined into the caller, so that the values' addresses are taken in code specialized for
-    /// `T`; the comparison itself is out of line.
-    /// - Parameters:
-    ///   - lhs: The first value.
-    ///   - rhs: The second value.
-    /// - Returns: Whether the values are equal.
-    @inlinable
-    @inline(__always)
-    static func compare<T>(_ lhs: T, _ rhs: T) -> Bool {
-        unsafe withUnsafePointer(to: lhs) { left in
-            unsafe withUnsafePointer(to: rhs) { right in
-                unsafe compareStorage(UnsafeRawPointer(left), UnsafeRawPointer(right), type: MetadataReference(T.self))
-            }
-        }
-    }
-
-    /// Compares two values of a type, at their addresses, with the type's cached comparator.
-    /// - Parameters:
-    ///   - lhs: The first value's storage.
-    ///   - rhs: The second value's storage.
-    ///   - type: The values' type.
-    /// - Returns: Whether the values are equal.
-    @usableFromInline
-    static func compareStorage(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, type: MetadataReference) -> Bool {
-        withCachedComparator(of: type) { comparator in
-            var pending = unsafe PendingComparisons()
-            guard unsafe comparator.equals(lhs, rhs, &pending) else { return false }
-            return unsafe pending.drain()
-        }
-    }
-
-    /// Calls `body` with the comparator of a type, without retaining it.
-    ///
-    /// The comparators of the types compared are kept in a word table of their own, keyed by
-    /// metadata, whose slots hold the comparator's address: a warm lookup is one probe of a
-    /// small table, with no entry object to load. A comparator is cached in its type's record
-    /// for the life of the process, so the address stays valid.
-    /// - Parameters:
-    ///   - type: The type.
-    ///   - body: Receives the comparator.
-    /// - Returns: What `body` returns.
-    @inline(__always)
-    static func withCachedComparator<R>(of type: MetadataReference, _ body: (ValueComparator) -> R) -> R {
-        let word = ConcurrentWordTable(.comparators).value(for: type.identity) ?? publishComparator(of: type)
-        return unsafe Unmanaged<ValueComparator>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
-            ._withUnsafeGuaranteedRef(body)
-    }
-
-    /// Publishes the comparator of a type compared for the first time.
-    /// - Parameter type: The type.
-    /// - Returns: The comparator's address.
-    @inline(never)
-    private static func publishComparator(of type: MetadataReference) -> UInt {
-        let comparator = TypeMetadata(type).comparator
-        let word = UInt(bitPattern: unsafe Unmanaged.passUnretained(comparator).toOpaque())
-        return ConcurrentWordTable(.comparators).update(type.identity) { $0 ?? word }
-    }
+    /// The comparator the table holds for this one, and what the comparison decides without
+    /// calling it, as ``LayoutEquality`` flags.
+    /// - Parameter size: The size of the values compared.
+    /// - Returns: This comparator and no flags, by default.
+    func tableEntry(size: Int) -> (comparator: ValueComparator, flags: UInt) { (self, 0) }
 
     /// A comparator that calls a type's own `==` on the values in place, through the witness
     /// table of its `Equatable` conformance: no copy of either value, unlike a generic
@@ -212,7 +286,7 @@ private final class DeferredComparator: ValueComparator, @unchecked Sendable {
 
 /// `==` of an Equatable type, called through its witness.
 @safe
-private final class EqualsWitnessComparator: ValueComparator, @unchecked Sendable {
+final class EqualsWitnessComparator: ValueComparator, @unchecked Sendable {
     let metadata: MetadataReference
     let witnessTable: WitnessTableReference
     nonisolated(unsafe) let witness: UnsafeRawPointer
@@ -225,6 +299,20 @@ private final class EqualsWitnessComparator: ValueComparator, @unchecked Sendabl
 
     override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
     {
+        unsafe callEquals(lhs, rhs)
+    }
+
+    override func tableEntry(size: Int) -> (comparator: ValueComparator, flags: UInt) {
+        (self, LayoutEquality.callsEquals)
+    }
+
+    /// Calls the type's `==`.
+    /// - Parameters:
+    ///   - lhs: The first value's storage.
+    ///   - rhs: The second value's storage.
+    /// - Returns: What `==` returns.
+    @inline(__always)
+    func callEquals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
         unsafe RuntimeEntryPoints.callEquals(
             witness,
             lhs,
@@ -247,6 +335,14 @@ private final class BytesComparator: ValueComparator, @unchecked Sendable {
     {
         unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, ranges: ranges)
     }
+
+    override func tableEntry(size: Int) -> (comparator: ValueComparator, flags: UInt) {
+        // Different bits outside the ranges (padding) do not make the values different.
+        (
+            self,
+            LayoutEquality.identicalBitsAreEqual | (ranges == [0..<size] ? LayoutEquality.differentBitsAreUnequal : 0)
+        )
+    }
 }
 
 /// Identical bits, then the structural comparison.
@@ -263,6 +359,12 @@ private final class IdenticalBitsComparator: ValueComparator, @unchecked Sendabl
     {
         if unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, count: size) { return true }
         return unsafe comparator.equals(lhs, rhs, &pending)
+    }
+
+    override func tableEntry(size: Int) -> (comparator: ValueComparator, flags: UInt) {
+        // The caller compares the bits: the table holds the comparison to make when they differ.
+        let inner = comparator.tableEntry(size: size)
+        return (inner.comparator, inner.flags | LayoutEquality.identicalBitsAreEqual)
     }
 }
 

@@ -573,15 +573,24 @@ enum OpaqueValueAccess {
     ///   - rhs: The second address.
     ///   - count: The number of bytes.
     /// - Returns: Whether the bytes are the same.
+    @inlinable
     @inline(__always)
     static func bytesEqual(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
         var offset = 0
         while offset + 8 <= count {
-            if unsafe lhs.read(at: offset, as: UInt64.self) != rhs.read(at: offset, as: UInt64.self) { return false }
+            if unsafe lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
             offset += 8
         }
         while offset < count {
-            if unsafe lhs.read(at: offset, as: UInt8.self) != rhs.read(at: offset, as: UInt8.self) { return false }
+            if unsafe lhs.load(fromByteOffset: offset, as: UInt8.self)
+                != rhs.load(fromByteOffset: offset, as: UInt8.self)
+            {
+                return false
+            }
             offset += 1
         }
         return true
