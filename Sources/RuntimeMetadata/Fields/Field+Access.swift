@@ -43,6 +43,7 @@ extension Field {
                     isReference: read.isReference,
                     offset: read.offset,
                     fieldType: read.fieldType,
+                    plainInlineSize: read.plainInlineSize,
                     as: Value.self
                 )
             }

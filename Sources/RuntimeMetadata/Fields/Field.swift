@@ -79,6 +79,10 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
         /// Whether the declaring type is a class, whose instances hold the property.
         @usableFromInline
         let isReference: Bool
+        /// The size of a property of plain data that fits an `Any`'s buffer, whose copy into an
+        /// `Any` is its bytes; -1 for any other property.
+        @usableFromInline
+        let plainInlineSize: Int
     }
 
     /// The facts of one field.
@@ -137,11 +141,15 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
                 !storesSubstitutedFunction && (type.map { $0.isCopyable && $0.hasValueWitnesses } ?? false)
             self.isAccessible = isAccessible
             if isAccessible, ownership == .strong, let type {
+                let isPlainInline =
+                    type.isPOD && type.isInlineStorage && type.kind != .existential
+                    && type.kind != .extendedExistential
                 self.directRead = DirectRead(
                     fieldType: type.reference,
                     declaringType: declaringType.reference,
                     offset: offset,
-                    isReference: declaringType.kind == .class
+                    isReference: declaringType.kind == .class,
+                    plainInlineSize: isPlainInline ? type.size : -1
                 )
             } else {
                 self.directRead = nil

@@ -27,6 +27,31 @@ struct FieldAccessTests {
         #expect(try metadata.field(named: "id").value(in: value, as: Int?.self) == value.id)
     }
 
+    @Test("Plain data of every size up to an Any's buffer, and past it, reads as Any as Mirror shows it")
+    func plainDataAsAny() throws {
+        let value = PlainSizes()
+        let metadata = TypeMetadata(PlainSizes.self)
+        let mirror = Mirror(reflecting: value)
+        let fields = try metadata.fields.array
+        #expect(fields.count == mirror.children.count)
+        for (field, child) in zip(fields, mirror.children) {
+            // The read as `Any`: from the value of exactly the declaring type (the copy of the
+            // bytes), from an `Any` holding it, and from generic code.
+            let direct = try field.value(in: value)
+            let held = try field.value(in: value as Any)
+            func generic<T>(_ root: T) throws -> Any { try field.value(in: root) }
+            for read in [direct, held, try generic(value)] {
+                #expect(String(reflecting: read) == String(reflecting: child.value), "\(field.name)")
+                #expect(type(of: read) == type(of: child.value), "\(field.name)")
+            }
+        }
+        // Each value is a whole copy: changing the source later does not change it.
+        var changing = PlainSizes()
+        let before = try metadata.field(named: "triple").value(in: changing)
+        changing.triple = (0, 0, 0)
+        #expect(String(reflecting: before) == String(reflecting: PlainSizes().triple))
+    }
+
     @Test("Writes change exactly the written property")
     func writes() throws {
         var value = EightFieldStruct.sample
@@ -168,4 +193,25 @@ struct FieldAccessTests {
         let field = try TypeMetadata(of: HoldsNoncopyable.self).field(named: "inner")
         #expect(throws: RuntimeMetadataError.self) { _ = try field.value(in: 0, as: Int.self) }
     }
+}
+
+/// Plain data of sizes 1, 2, 3, 5 (with an odd tail), 16, 24 (the whole buffer) and 25 (boxed
+/// in an `Any`), a payload enum and a non-plain neighbour, at offsets that are not all aligned
+/// to a word.
+private struct PlainSizes {
+    var byte: UInt8 = 0xA5
+    var half: Int16 = -2
+    var triple: (UInt8, UInt8, UInt8) = (1, 2, 3)
+    var five: (Int32, UInt8) = (-7, 9)
+    var name = "between"
+    var pair: (Int, Int) = (.min, .max)
+    var buffer: (Int, Double, Int) = (1, 2.5, 3)
+    var boxed: (Int, Int, Int, UInt8) = (4, 5, 6, 7)
+    var shape: PlainShape = .rectangle(width: 2, height: 3)
+    var flag = true
+}
+
+private enum PlainShape {
+    case none
+    case rectangle(width: Int32, height: Int32)
 }

@@ -33,6 +33,7 @@ struct MetadataLayout: Sendable {
     /// `nil` for `@convention(block)` function types without Objective-C interop: the runtime
     /// never sets their table there (`FunctionCacheEntry` in stdlib/public/runtime/Metadata.cpp
     /// only assigns the block witnesses under SWIFT_OBJC_INTEROP), so the word is garbage.
+    @inline(__always)
     var valueWitnesses: ValueWitnessTableLayout? {
         if unsafe isBlockFunctionWithoutWitnesses { return nil }
         guard let table = unsafe address.pointer(at: -MemoryLayout<UInt>.size) else { return nil }
@@ -40,6 +41,7 @@ struct MetadataLayout: Sendable {
     }
 
     /// Whether this is `@convention(block)` function metadata on a platform without Objective-C interop.
+    @inline(__always)
     var isBlockFunctionWithoutWitnesses: Bool {
         #if _runtime(_ObjC)
         return false

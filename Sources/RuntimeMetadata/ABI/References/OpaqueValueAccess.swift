@@ -124,6 +124,8 @@ enum OpaqueValueAccess {
     ///   - isReference: Whether `root` is a class instance.
     ///   - offset: The property's offset.
     ///   - fieldType: The property's type.
+    ///   - plainInlineSize: The property's size when it is plain data that fits an `Any`'s
+    ///     buffer, whose copy is its bytes; -1 otherwise.
     ///   - valueType: `Any`, which the caller has checked `Value` to be.
     /// - Returns: The property's value, boxed.
     @inlinable
@@ -133,13 +135,56 @@ enum OpaqueValueAccess {
         isReference: Bool,
         offset: Int,
         fieldType: MetadataReference,
+        plainInlineSize: Int,
         as valueType: Value.Type
     ) -> Value {
-        let boxed = unsafe withStorage(of: root, isReference: isReference) { base in
-            unsafe copyAny(at: base + offset, metadata: fieldType)
+        let boxed: Any
+        if plainInlineSize >= 0 {
+            // Plain data that fits the buffer: its bytes, then the metadata, copied here.
+            var container: Any = ()
+            unsafe withStorage(of: root, isReference: isReference) { base in
+                unsafe withUnsafeMutablePointer(to: &container) { container in
+                    unsafe storePlainValue(
+                        from: base + offset,
+                        size: plainInlineSize,
+                        metadata: fieldType,
+                        into: UnsafeMutableRawPointer(container)
+                    )
+                }
+            }
+            boxed = container
+        } else {
+            boxed = unsafe withStorage(of: root, isReference: isReference) { base in
+                unsafe copyAny(at: base + offset, metadata: fieldType)
+            }
         }
         // `Value` is `Any`: the cast wraps nothing and cannot fail.
         return boxed as! Value
+    }
+
+    /// Fills an `Any` container (TargetOpaqueExistentialContainer in
+    /// include/swift/ABI/Metadata.h) that holds `()` with a value of plain data that fits its
+    /// buffer: the value's bytes, then its metadata. `()` occupies nothing, so nothing is
+    /// overwritten that needed destroying.
+    /// - Parameters:
+    ///   - source: The value.
+    ///   - size: Its size, at most the buffer's three words.
+    ///   - metadata: Its type.
+    ///   - container: The container.
+    @inlinable
+    @inline(__always)
+    static func storePlainValue(
+        from source: UnsafeRawPointer,
+        size: Int,
+        metadata: MetadataReference,
+        into container: UnsafeMutableRawPointer
+    ) {
+        unsafe copySmall(from: source, to: container, count: size)
+        unsafe container.storeBytes(
+            of: metadata.address,
+            toByteOffset: 3 * MemoryLayout<UInt>.size,
+            as: UnsafeRawPointer.self
+        )
     }
 
     /// Writes a stored property of a value, an object, or either held in existential containers,
@@ -261,12 +306,18 @@ enum OpaqueValueAccess {
             var result: Any = ()
             unsafe withUnsafeMutablePointer(to: &result) { container in
                 let buffer = UnsafeMutableRawPointer(container)
-                unsafe RuntimeEntryPoints.callCopyWitness(
-                    table.witness(.initializeWithCopy),
-                    destination: buffer,
-                    source: UnsafeMutableRawPointer(mutating: address),
-                    metadata: metadata.address
-                )
+                if unsafe table.flags.contains(ValueWitnessFlags.isNonPOD) {
+                    unsafe RuntimeEntryPoints.callCopyWitness(
+                        table.witness(.initializeWithCopy),
+                        destination: buffer,
+                        source: UnsafeMutableRawPointer(mutating: address),
+                        metadata: metadata.address
+                    )
+                } else {
+                    // Plain data (`IsNonPOD` clear in include/swift/ABI/ValueWitnessTable.h):
+                    // its copy is its bytes, at most the buffer's three words.
+                    unsafe copySmall(from: address, to: buffer, count: table.size)
+                }
                 unsafe buffer.storeBytes(
                     of: metadata.address,
                     toByteOffset: ExistentialContainerLayout.opaqueMetadataOffset,
@@ -563,6 +614,34 @@ enum OpaqueValueAccess {
         }
         unsafe RuntimeEntryPoints.callInjectEnumTag(inject, value: raw, tag: tag, metadata: metadata.address)
         return unsafe storage.move()
+    }
+
+    /// Copies a few bytes (a value that fits an existential's buffer) word by word, without
+    /// the call `memcpy` costs.
+    /// - Parameters:
+    ///   - source: The bytes.
+    ///   - destination: Where they go.
+    ///   - count: How many.
+    @inlinable
+    @inline(__always)
+    static func copySmall(from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, count: Int) {
+        var offset = 0
+        while offset + 8 <= count {
+            unsafe destination.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: offset, as: UInt64.self),
+                toByteOffset: offset,
+                as: UInt64.self
+            )
+            offset += 8
+        }
+        while offset < count {
+            unsafe destination.storeBytes(
+                of: source.load(fromByteOffset: offset, as: UInt8.self),
+                toByteOffset: offset,
+                as: UInt8.self
+            )
+            offset += 1
+        }
     }
 
     // MARK: - Equality
