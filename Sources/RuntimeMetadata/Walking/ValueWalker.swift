@@ -239,17 +239,17 @@ public struct ValueNode {
         case .leaf:
             return
         case .struct, .class, .tuple:
+            // The plan is read in place in its immortal box, not copied out with its arrays.
             try plan.withObject { box in
-                let plan = box.value
-                try OpaqueValueAccess.forEachPart(of: value, isObject: style == .class, parts: plan.layouts) {
+                try OpaqueValueAccess.forEachPart(of: value, isObject: style == .class, parts: box.value.layouts) {
                     index,
                     part in
                     try body(
                         ValueChild(
-                            label: plan.labels[index],
+                            label: box.value.labels[index],
                             value: consume part,
-                            declaredType: plan.partTypes[index],
-                            declaringType: plan.declaringTypes.isEmpty ? nil : plan.declaringTypes[index]
+                            declaredType: box.value.partTypes[index],
+                            declaringType: box.value.declaringTypes.isEmpty ? nil : box.value.declaringTypes[index]
                         )
                     )
                 }
