@@ -59,7 +59,7 @@ extension Field {
         let fieldType = try resolvedType()
         // The runtime's cast does not take builtin types: their values move only as themselves.
         if fieldType.isBuiltin, Value.self != Any.self, TypeMetadata(Value.self) != fieldType {
-            throw .typeMismatch(expected: fieldType.name, actual: String(reflecting: Value.self), context: context)
+            throw .typeMismatch(expected: fieldType.name, actual: TypeMetadata(Value.self).name, context: context)
         }
         let outcome = OpaqueValueAccess.readField(
             of: root,
@@ -75,7 +75,7 @@ extension Field {
         case .rootMismatch(let dynamicType):
             throw rootMismatch(dynamicType)
         case .notCastable:
-            throw .typeMismatch(expected: fieldType.name, actual: String(reflecting: Value.self), context: context)
+            throw .typeMismatch(expected: fieldType.name, actual: TypeMetadata(Value.self).name, context: context)
         }
     }
 
@@ -108,7 +108,7 @@ extension Field {
         if fieldType.isBuiltin, TypeMetadata(Swift.type(of: newValue as Any)) != fieldType {
             throw .typeMismatch(
                 expected: fieldType.name,
-                actual: String(reflecting: Swift.type(of: newValue as Any)),
+                actual: TypeMetadata(Swift.type(of: newValue as Any)).name,
                 context: context
             )
         }
@@ -128,7 +128,7 @@ extension Field {
         case .notCastable:
             throw .typeMismatch(
                 expected: fieldType.name,
-                actual: String(reflecting: Swift.type(of: newValue as Any)),
+                actual: TypeMetadata(Swift.type(of: newValue as Any)).name,
                 context: context
             )
         }

@@ -123,7 +123,7 @@ extension TypeMetadata {
         guard let typed = payload as? Payload else {
             throw .typeMismatch(
                 expected: payloadType.name,
-                actual: String(reflecting: Payload.self),
+                actual: TypeMetadata(Payload.self).name,
                 context: "the payload of case '\(enumCase.name)' of '\(name)'"
             )
         }
@@ -166,14 +166,14 @@ extension TypeMetadata {
             guard payloadType.canCast(payload) else {
                 throw .typeMismatch(
                     expected: payloadType.name,
-                    actual: String(reflecting: Swift.type(of: payload)),
+                    actual: TypeMetadata(Swift.type(of: payload)).name,
                     context: context
                 )
             }
         } else if let payload {
             throw .typeMismatch(
                 expected: "no payload",
-                actual: String(reflecting: Swift.type(of: payload)),
+                actual: TypeMetadata(Swift.type(of: payload)).name,
                 context: context
             )
         }
@@ -217,7 +217,7 @@ extension TypeMetadata {
     private func existentialMismatch<Value>(_ value: Value) -> RuntimeMetadataError {
         .typeMismatch(
             expected: name,
-            actual: String(reflecting: Swift.type(of: value as Any)),
+            actual: TypeMetadata(Swift.type(of: value as Any)).name,
             context: "an enum value"
         )
     }
@@ -227,7 +227,7 @@ extension TypeMetadata {
         guard kind == .enum || kind == .optional else { throw .wrongKind(typeName: name, expected: "an enum") }
         // Compared by metadata address: no record lookup for the value's type.
         guard MetadataReference(Value.self) == reference else {
-            throw .typeMismatch(expected: name, actual: String(reflecting: Value.self), context: "an enum value")
+            throw .typeMismatch(expected: name, actual: TypeMetadata(Value.self).name, context: "an enum value")
         }
     }
 }

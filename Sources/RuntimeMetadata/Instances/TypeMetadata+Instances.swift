@@ -292,7 +292,7 @@ extension TypeMetadata {
 
     private func typed<T>(_ value: Any, as _: T.Type) throws(RuntimeMetadataError) -> T {
         guard let typed = value as? T else {
-            throw .typeMismatch(expected: String(reflecting: T.self), actual: name, context: "a new instance")
+            throw .typeMismatch(expected: TypeMetadata(T.self).name, actual: name, context: "a new instance")
         }
         return typed
     }

@@ -20,8 +20,10 @@
 ///
 /// Containers nested by generic code (an `Any` holding an `Any`) are looked through to the
 /// innermost value, as `as?` does; the conformances are those of the outermost container's
-/// existential type. `Any` and `AnyObject` store no witness tables. Constrained existentials
-/// (`any Collection<Int>`) are refused: their containers have a layout of their own.
+/// existential type. `Any` and `AnyObject` store no witness tables. A constrained existential
+/// (`any Collection<Int>`, `any Sequence<String> & AnyObject`) stores a table for each protocol
+/// its requirement signature requires, in that signature's order; constrained existential
+/// metatypes (`any Sequence<Int>.Type`) and explicit layouts are refused.
 public struct ExistentialContents: Hashable, Sendable {
     /// The dynamic type of the value the container holds.
     public let dynamicType: TypeMetadata
@@ -34,14 +36,14 @@ public struct ExistentialContents: Hashable, Sendable {
     /// - Parameters:
     ///   - value: A value whose static type is an existential.
     ///   - type: That existential type (`Any`, `any P`, a composition, a class-bound
-    ///     existential, `AnyObject`, `any Error`).
+    ///     existential, `AnyObject`, `any Error`, a constrained existential).
     /// - Throws: ``RuntimeMetadataError/wrongKind(typeName:expected:)`` when `Value` is not such a
     ///   type.
     public init<Value>(of value: Value, as type: Value.Type) throws(RuntimeMetadataError) {
         guard let contents = OpaqueValueAccess.existentialContents(of: value) else {
             throw .wrongKind(
                 typeName: TypeMetadata(Value.self).name,
-                expected: "an existential type such as Any, any P or any Error"
+                expected: "an existential type such as Any, any P, any Error or any Sequence<Int>"
             )
         }
         let dynamicType = TypeMetadata(contents.dynamicType)
@@ -66,7 +68,8 @@ public struct ExistentialContents: Hashable, Sendable {
     public static func projectedValue<Value>(of value: Value, as type: Value.Type) throws(RuntimeMetadataError)
         -> Any
     {
-        guard TypeMetadata(Value.self).kind == .existential else {
+        let kind = TypeMetadata(Value.self).kind
+        guard kind == .existential || kind == .extendedExistential else {
             throw .wrongKind(
                 typeName: TypeMetadata(Value.self).name,
                 expected: "an existential type such as Any, any P or any Error"

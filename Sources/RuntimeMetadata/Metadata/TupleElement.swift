@@ -91,7 +91,7 @@ extension TupleElement {
         }
         // The runtime's cast does not take builtin types: their values move only as themselves.
         if elementType.isBuiltin, Value.self != Any.self, TypeMetadata(Value.self) != elementType {
-            throw .typeMismatch(expected: elementType.name, actual: String(reflecting: Value.self), context: context)
+            throw .typeMismatch(expected: elementType.name, actual: TypeMetadata(Value.self).name, context: context)
         }
         let tuple = tupleType
         let outcome = OpaqueValueAccess.readField(
@@ -112,7 +112,7 @@ extension TupleElement {
                 context: "the root of " + context
             )
         case .notCastable:
-            throw .typeMismatch(expected: elementType.name, actual: String(reflecting: Value.self), context: context)
+            throw .typeMismatch(expected: elementType.name, actual: TypeMetadata(Value.self).name, context: context)
         }
     }
 

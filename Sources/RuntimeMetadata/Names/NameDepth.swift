@@ -26,7 +26,7 @@ extension MetadataReference {
     }
 
     /// The types one level inside this one, as its name spells them.
-    private var nameChildren: [MetadataReference] {
+    var nameChildren: [MetadataReference] {
         var children: [MetadataReference] = []
         for argument in genericArguments {
             switch argument {

@@ -124,6 +124,68 @@ struct ExistentialContentsTests {
         #expect(throws: RuntimeMetadataError.self) { try contents(5) }
     }
 
+    @Test("Constrained existentials: a table per protocol of the requirement signature, as the compiler sizes them")
+    func constrained() throws {
+        // Opaque: the buffer, the metadata, then the tables; the compiler's size counts them.
+        let numbers: any Sequence<Int> = [1, 2, 3]
+        let contents = try ExistentialContents(of: numbers, as: (any Sequence<Int>).self)
+        #expect(contents.dynamicType == TypeMetadata([Int].self))
+        #expect(contents.conformances == [try expectedConformance((any Sequence).self, [Int].self)])
+        #expect(MemoryLayout<any Sequence<Int>>.size == 4 * 8 + contents.conformances.count * 8)
+        #expect(
+            try ExistentialContents.projectedValue(of: numbers, as: (any Sequence<Int>).self) as? [Int] == [1, 2, 3]
+        )
+
+        // A value too large for the buffer, in its box.
+        let wide: any Sequence<Int> = WideSequence()
+        let wideContents = try ExistentialContents(of: wide, as: (any Sequence<Int>).self)
+        #expect(wideContents.dynamicType == TypeMetadata(WideSequence.self))
+        #expect(wideContents.conformances == [try expectedConformance((any Sequence).self, WideSequence.self)])
+        #expect(
+            try ExistentialContents.projectedValue(of: wide, as: (any Sequence<Int>).self) as? WideSequence
+                == WideSequence()
+        )
+
+        // Two protocols: two tables, each the dynamic type's own conformance.
+        typealias Described = any Collection<Int> & CustomStringConvertible
+        let described: Described = [4, 5]
+        let both = try ExistentialContents(of: described, as: Described.self)
+        #expect(both.dynamicType == TypeMetadata([Int].self))
+        #expect(
+            Set(both.conformances)
+                == Set([
+                    try expectedConformance((any Collection).self, [Int].self),
+                    try expectedConformance((any CustomStringConvertible).self, [Int].self),
+                ])
+        )
+        #expect(both.conformances.count == 2)
+        #expect(MemoryLayout<Described>.size == 4 * 8 + both.conformances.count * 8)
+
+        // Class-bound: the object, then the tables; no metadata is stored.
+        typealias ObjectSequence = any Sequence<Int> & AnyObject
+        let object = CountingSequence()
+        let bound: ObjectSequence = object
+        let boundContents = try ExistentialContents(of: bound, as: ObjectSequence.self)
+        #expect(boundContents.dynamicType == TypeMetadata(CountingSequence.self))
+        #expect(boundContents.conformances == [try expectedConformance((any Sequence).self, CountingSequence.self)])
+        #expect(MemoryLayout<ObjectSequence>.size == 8 + boundContents.conformances.count * 8)
+        #expect(
+            try ExistentialContents.projectedValue(of: bound, as: ObjectSequence.self) as? CountingSequence === object
+        )
+
+        // From generic code pinned to the existential.
+        func pinned<T>(_ value: T, as _: T.Type) throws -> ExistentialContents {
+            try ExistentialContents(of: value, as: T.self)
+        }
+        #expect(try pinned(numbers, as: (any Sequence<Int>).self) == contents)
+
+        // A constrained existential metatype has no container laid out here: refused.
+        let metatype: any Sequence<Int>.Type = [Int].self
+        #expect(throws: RuntimeMetadataError.self) {
+            try ExistentialContents(of: metatype, as: (any Sequence<Int>.Type).self)
+        }
+    }
+
     @Test("Values that are not of an existential type are refused")
     func notExistential() {
         #expect(throws: RuntimeMetadataError.self) { try ExistentialContents(of: 42, as: Int.self) }
@@ -136,3 +198,14 @@ struct ExistentialContentsTests {
 
 /// A base class and a protocol: a class-bound existential with a superclass constraint.
 typealias BaseClassAndFixture = BaseClass & FixtureProtocol
+
+/// A sequence of four words: an existential holds it in a box.
+private struct WideSequence: Sequence, Equatable {
+    var a = 1, b = 2, c = 3, d = 4
+    func makeIterator() -> IndexingIterator<[Int]> { [a, b, c, d].makeIterator() }
+}
+
+/// A class sequence, for a class-bound constrained existential.
+private final class CountingSequence: Sequence {
+    func makeIterator() -> IndexingIterator<[Int]> { [1, 2].makeIterator() }
+}

@@ -234,6 +234,42 @@ struct PrivateTypeNameTests {
         #expect(!compare(one, other, (Int, Int).self))
         #expect(compare(one, one, (Int, Int).self))
     }
+
+    @Test("Types the runtime cannot name (constrained existential metatypes) are named without crashing")
+    func unnamableTypes() async {
+        // `String(reflecting:)` itself crashes on these with Swift 6.3.1, so each question runs
+        // in a child process: a crash fails the test instead of ending the run.
+        await #expect(processExitsWith: .success) {
+            let metatype = TypeMetadata((any Sequence<Int>.Type).self)
+            #expect(metatype.kind == .extendedExistential)
+            #expect(metatype.name == "any Swift.Sequence<Swift.Int>.Type")
+            #expect(metatype.mangledName == nil)
+            #expect(
+                TypeMetadata([any Sequence<Int>.Type].self).name == "Swift.Array<any Swift.Sequence<Swift.Int>.Type>"
+            )
+            #expect(
+                TypeMetadata((Int, label: any Collection<String>.Type).self).name
+                    == "(Swift.Int, label: any Swift.Collection<Swift.String>.Type)"
+            )
+            #expect(
+                TypeMetadata(Optional<any Sequence<Int>.Type>.self).name
+                    == "Swift.Optional<any Swift.Sequence<Swift.Int>.Type>"
+            )
+            // The kinds the runtime names are still its names.
+            #expect(TypeMetadata((any Sequence<Int>).self).name == String(reflecting: (any Sequence<Int>).self))
+            #expect(TypeMetadata([Int].self).mangledName != nil)
+            // Errors that name such a type say so instead of crashing.
+            struct Holder { var numbers: any Sequence<Int>.Type = [Int].self }
+            let field = try #require(try? TypeMetadata(Holder.self).field(named: "numbers"))
+            let error = #expect(throws: RuntimeMetadataError.self) {
+                try field.value(in: Holder(), as: Int.self)
+            }
+            #expect("\(error.map { "\($0)" } ?? "")".contains("any Swift.Sequence<Swift.Int>.Type"))
+            #expect(throws: RuntimeMetadataError.self) {
+                try ExistentialContents(of: [Int].self as any Sequence<Int>.Type, as: (any Sequence<Int>.Type).self)
+            }
+        }
+    }
 }
 
 /// A struct with seven bytes of padding and no `==`: compared as two byte ranges.

@@ -107,6 +107,9 @@ struct ExistentialContainerLayout {
         _ address: UnsafeRawPointer,
         type: MetadataReference
     ) -> [(protocolDescriptor: UnsafeRawPointer, table: UnsafeRawPointer)] {
+        if type.rawKind == MetadataKind.extendedExistential.rawValue {
+            return unsafe constrainedWitnessTables(address, type: type) ?? []
+        }
         guard type.rawKind == MetadataKind.existential.rawValue else { return unsafe [] }
         let layout = unsafe ExistentialTypeMetadataLayout(type.address)
         let flags = unsafe layout.flags
@@ -133,6 +136,50 @@ struct ExistentialContainerLayout {
             }
             return unsafe (protocols[index], table)
         }
+    }
+
+    /// The witness tables a constrained existential's container stores: one per protocol
+    /// requirement of its shape's requirement signature, in that order, after the dynamic
+    /// type's metadata in an opaque container (TargetOpaqueExistentialContainer's
+    /// `getWitnessTables`) and after the object in a class one, as the runtime's cast to an
+    /// extended existential fills them (`tryCastToExtendedExistential` in
+    /// stdlib/public/runtime/DynamicCast.cpp).
+    /// - Parameters:
+    ///   - address: The address of a value of the extended existential type.
+    ///   - type: The extended existential type.
+    /// - Returns: The protocols and tables, or `nil` for a kind whose container this code does
+    ///   not lay out (a metatype, an explicit layout) or a requirement it cannot pair.
+    static func constrainedWitnessTables(
+        _ address: UnsafeRawPointer,
+        type: MetadataReference
+    ) -> [(protocolDescriptor: UnsafeRawPointer, table: UnsafeRawPointer)]? {
+        let layout = unsafe ExtendedExistentialTypeMetadataLayout(type.address)
+        guard let shape = unsafe layout.shape, let kind = unsafe layout.specialKind else { return nil }
+        var word: Int
+        switch kind {
+        case .none:
+            // The three-word buffer, then the dynamic type's metadata.
+            word = 4
+        case .class:
+            // The object.
+            word = 1
+        case .metatype, .explicitLayout:
+            return nil
+        }
+        var tables: [(protocolDescriptor: UnsafeRawPointer, table: UnsafeRawPointer)] = unsafe []
+        // Indexed: swift-format 6.3 joins the words of `for unsafe requirement in`.
+        let requirements = unsafe shape.requirementSignatureRequirements
+        for index in unsafe requirements.indices {
+            let requirement = unsafe requirements[index]
+            // Protocol requirements (GenericRequirementKind::Protocol).
+            guard unsafe requirement.kind == 0 else { continue }
+            guard let descriptor = unsafe requirement.protocolDescriptor,
+                let table = unsafe address.pointer(at: word * MemoryLayout<UInt>.size)
+            else { return nil }
+            unsafe tables.append((descriptor, table))
+            word += 1
+        }
+        return unsafe tables
     }
 
     /// `SpecialProtocol::Error` in `ExistentialTypeFlags`.

@@ -8,6 +8,15 @@
 // container laid out as TargetOpaqueExistentialContainer (a three-word buffer, then the
 // dynamic type's metadata); `Class`, as a class reference in the first word; `Metatype`, as a
 // metadata pointer; `ExplicitLayout`, as the shape's own value witnesses describe.
+//
+// After its flags and mangled name, a shape holds the header of its requirement signature
+// (TargetGenericContextDescriptorHeader), then trailing objects in this order, each present as
+// the flags say: the generalization signature's header, the type expression, the suggested
+// value witnesses, the generic parameter descriptors (one byte each), and, aligned to four
+// bytes, the requirement descriptors of the requirement signature then of the generalization
+// signature (TargetExtendedExistentialTypeShape's TrailingObjects in Metadata.h; the order is
+// also what IRGen's GenMeta.cpp emits). The requirement signature's parameters are the
+// generalization signature's (which the metadata stores as its arguments), then `Self`.
 
 /// A view of extended existential type metadata.
 @unsafe
@@ -41,8 +50,98 @@ struct ExtendedExistentialTypeMetadataLayout: Sendable {
     /// How the existential stores its value, from its shape's flags; `nil` for a kind this
     /// runtime does not define.
     var specialKind: SpecialKind? {
-        guard let shape = unsafe address.pointer(at: MemoryLayout<Fields>.offset(of: \.shape)!) else { return nil }
-        let flags = unsafe shape.read(at: 0, as: UInt32.self)
-        return unsafe SpecialKind(rawValue: flags & Self.specialKindMask)
+        guard let shape = unsafe shape else { return nil }
+        return unsafe SpecialKind(rawValue: shape.flags & Self.specialKindMask)
+    }
+
+    /// The generalization arguments after the shape: the metadata of each parameter of the
+    /// shape's generalization signature (`getGeneralizationArguments`).
+    var generalizationArguments: [UnsafeRawPointer] {
+        guard let shape = unsafe shape, let header = unsafe shape.generalizationSignature else { return unsafe [] }
+        return unsafe (0..<Int(header.numParams)).compactMap {
+            unsafe address.pointer(at: MemoryLayout<Fields>.size + $0 * MemoryLayout<UInt>.size)
+        }
+    }
+
+    /// The shape.
+    var shape: Shape? {
+        unsafe address.pointer(at: MemoryLayout<Fields>.offset(of: \.shape)!).map { unsafe Shape($0) }
+    }
+
+    /// A view of `TargetExtendedExistentialTypeShape`.
+    @unsafe
+    struct Shape {
+        /// The leading fields, in declaration order.
+        struct Fields {
+            var flags: UInt32  // ExtendedExistentialTypeShapeFlags
+            var existentialType: Int32  // relative direct pointer to the mangled name
+            var requirementSignature: GenericContextDescriptorHeaderLayout.Fields
+        }
+
+        /// `ExtendedExistentialTypeShapeFlags` (include/swift/ABI/MetadataValues.h).
+        enum Flag {
+            static let hasGeneralizationSignature: UInt32 = 0x100
+            static let hasTypeExpression: UInt32 = 0x200
+            static let hasSuggestedValueWitnesses: UInt32 = 0x400
+            static let hasImplicitRequirementSignatureParams: UInt32 = 0x800
+            static let hasImplicitGeneralizationSignatureParams: UInt32 = 0x1000
+        }
+
+        /// The shape's address.
+        nonisolated(unsafe) let address: UnsafeRawPointer
+
+        /// Creates a view.
+        /// - Parameter address: The shape.
+        init(_ address: UnsafeRawPointer) {
+            unsafe self.address = address
+        }
+
+        /// The flags.
+        var flags: UInt32 { unsafe address.read(at: MemoryLayout<Fields>.offset(of: \.flags)!) }
+
+        /// The requirement signature's header.
+        var requirementSignature: GenericContextDescriptorHeaderLayout.Fields {
+            unsafe address.read(at: MemoryLayout<Fields>.offset(of: \.requirementSignature)!)
+        }
+
+        /// The generalization signature's header, the first trailing object when present.
+        var generalizationSignature: GenericContextDescriptorHeaderLayout.Fields? {
+            guard unsafe flags & Flag.hasGeneralizationSignature != 0 else { return nil }
+            return unsafe address.read(
+                at: MemoryLayout<Fields>.size,
+                as: GenericContextDescriptorHeaderLayout.Fields.self
+            )
+        }
+
+        /// The requirement signature's requirements, after the optional trailing objects and
+        /// the parameter descriptors.
+        var requirementSignatureRequirements: [GenericRequirementDescriptorLayout] {
+            let flags = unsafe flags
+            let header = unsafe requirementSignature
+            var offset = MemoryLayout<Fields>.size
+            var generalizationParams = 0
+            if flags & Flag.hasGeneralizationSignature != 0 {
+                let generalization = unsafe address.read(
+                    at: offset,
+                    as: GenericContextDescriptorHeaderLayout.Fields.self
+                )
+                if flags & Flag.hasImplicitGeneralizationSignatureParams == 0 {
+                    generalizationParams = Int(generalization.numParams)
+                }
+                offset += MemoryLayout<GenericContextDescriptorHeaderLayout.Fields>.size
+            }
+            // The relative pointers are four-byte aligned.
+            if flags & (Flag.hasTypeExpression | Flag.hasSuggestedValueWitnesses) != 0 { offset = (offset + 3) & ~3 }
+            if flags & Flag.hasTypeExpression != 0 { offset += MemoryLayout<Int32>.size }
+            if flags & Flag.hasSuggestedValueWitnesses != 0 { offset += MemoryLayout<Int32>.size }
+            if flags & Flag.hasImplicitRequirementSignatureParams == 0 { offset += Int(header.numParams) }
+            offset += generalizationParams
+            offset = (offset + 3) & ~3
+            return unsafe (0..<Int(header.numRequirements)).map {
+                unsafe GenericRequirementDescriptorLayout(
+                    address + offset + $0 * GenericRequirementDescriptorLayout.size
+                )
+            }
+        }
     }
 }

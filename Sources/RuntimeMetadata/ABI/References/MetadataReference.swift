@@ -63,11 +63,13 @@ struct MetadataReference: Hashable, Sendable {
     /// layer"), so callers check copyability first.
     var metatype: Any.Type { unsafe unsafeBitCast(address, to: Any.Type.self) }
 
-    /// The name as `String(reflecting:)` prints it.
-    var qualifiedName: String { unsafe RuntimeEntryPoints.typeName(address, qualified: true) }
+    /// The name as the runtime's `swift_getTypeName` prints it, for a type it can name
+    /// (``qualifiedName`` decides).
+    var runtimeQualifiedName: String { unsafe RuntimeEntryPoints.typeName(address, qualified: true) }
 
-    /// The runtime's mangled name, without `$s`.
-    var mangledName: String? { unsafe RuntimeEntryPoints.mangledTypeName(address) }
+    /// The runtime's mangled name, without `$s`, for a type it can name (``mangledName``
+    /// decides).
+    var runtimeMangledName: String? { unsafe RuntimeEntryPoints.mangledTypeName(address) }
 
     // MARK: - Structural metadata from parts
 
@@ -460,6 +462,50 @@ struct MetadataReference: Hashable, Sendable {
             unsafe existential.firstProtocolWord == UInt(bitPattern: protocolReference.address)
         else { return nil }
         return flags & Flag.classConstraintMask == 0
+    }
+
+    /// The facts of extended existential metadata (a constrained existential, `any P<T>`).
+    struct ConstrainedExistentialSummary: Sendable {
+        /// How the container holds the value.
+        var specialKind: ExtendedExistentialTypeMetadataLayout.SpecialKind?
+        /// The protocols its requirement signature requires, in that order.
+        var protocols: [ProtocolReference]
+        /// Whether it requires a class (an `AnyObject` layout requirement).
+        var isClassBound: Bool
+        /// The generalization arguments: the types that the shape's generic parameters stand
+        /// for, such as `Int` in `any Sequence<Int>`.
+        var arguments: [MetadataReference]
+    }
+
+    /// Reads extended existential metadata.
+    var constrainedExistential: ConstrainedExistentialSummary? {
+        guard unsafe layout.kind == .extendedExistential else { return nil }
+        let existential = unsafe ExtendedExistentialTypeMetadataLayout(address)
+        guard let shape = unsafe existential.shape else { return nil }
+        var protocols: [ProtocolReference] = []
+        var isClassBound = false
+        // Indexed: swift-format 6.3 joins the words of `for unsafe requirement in`.
+        let requirements = unsafe shape.requirementSignatureRequirements
+        for index in unsafe requirements.indices {
+            let requirement = unsafe requirements[index]
+            switch unsafe requirement.kind {
+            case 0:
+                if let descriptor = unsafe requirement.protocolDescriptor {
+                    unsafe protocols.append(ProtocolReference(descriptor))
+                }
+            case 0x1F:
+                // GenericRequirementLayoutKind::Class.
+                if unsafe requirement.layout == 0 { isClassBound = true }
+            default:
+                break
+            }
+        }
+        return unsafe ConstrainedExistentialSummary(
+            specialKind: existential.specialKind,
+            protocols: protocols,
+            isClassBound: isClassBound,
+            arguments: existential.generalizationArguments.map(MetadataReference.init)
+        )
     }
 
     /// The instance type of metatype and existential metatype metadata.

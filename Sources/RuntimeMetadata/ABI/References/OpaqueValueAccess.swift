@@ -260,6 +260,19 @@ enum OpaqueValueAccess {
         of value: T
     ) -> (dynamicType: MetadataReference, tables: [(ProtocolReference, WitnessTableReference)])? {
         let type = MetadataReference(T.self)
+        if type.rawKind == MetadataKind.extendedExistential.rawValue {
+            // A constrained existential whose container is laid out here (opaque or class).
+            return unsafe withUnsafePointer(to: value) { pointer in
+                let address = unsafe UnsafeRawPointer(pointer)
+                guard let tables = unsafe ExistentialContainerLayout.constrainedWitnessTables(address, type: type)
+                else { return nil }
+                let (_, dynamicType) = unsafe ExistentialContainerLayout.project(address, type: type)
+                return unsafe (
+                    dynamicType,
+                    tables.map { unsafe (ProtocolReference($0.protocolDescriptor), WitnessTableReference($0.table)) }
+                )
+            }
+        }
         guard type.rawKind == MetadataKind.existential.rawValue else { return nil }
         return unsafe withUnsafePointer(to: value) { pointer in
             let address = unsafe UnsafeRawPointer(pointer)
