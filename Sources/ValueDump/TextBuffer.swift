@@ -21,7 +21,10 @@ struct TextBuffer {
     /// Appends a string.
     /// - Parameter text: The string.
     mutating func write(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        // The string's contiguous UTF-8, appended as one copy; through `text.utf8` as a
+        // sequence, the append goes byte by byte.
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// Appends a string as `String.debugDescription` writes it: quoted, with quotes,
@@ -37,7 +40,7 @@ struct TextBuffer {
             return
         }
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: text.utf8)
+        write(text)
         bytes.append(UInt8(ascii: "\""))
     }
 
