@@ -135,6 +135,33 @@ struct ConformanceMatrixTests {
         #expect(describable.open(Point(x: 1, y: 1) as Any, as: Any.self) == nil)
     }
 
+    @Test("Opened values own exactly one copy: objects and boxes are released once, inline and boxed")
+    func openedOwnership() throws {
+        let describable = try ProtocolDescriptor((any Describable).self)
+        let classBound = try ProtocolDescriptor((any ClassBoundProtocol).self)
+        var object = ReferenceFixture(id: 1, name: "owned")
+        // A class instance: the opened existential holds a reference, released with it.
+        for _ in 0..<1000 {
+            let held: Any = object
+            let opened = try #require(classBound.open(held, as: (any ClassBoundProtocol).self))
+            #expect(opened === object)
+        }
+        #expect(isKnownUniquelyReferenced(&object))
+        // A value holding the object, inline and in a box (four words): the copy retains it
+        // once, and dropping the copy releases it once; the `Any` it came from is untouched.
+        for _ in 0..<1000 {
+            let inline: Any = HoldsObject(object: object)
+            let boxed: Any = HoldsObjectWide(object: object)
+            let openedInline = try #require(describable.open(inline, as: (any Describable).self))
+            let openedBoxed = try #require(describable.open(boxed, as: (any Describable).self))
+            #expect(openedInline.describe() == "owned")
+            #expect(openedBoxed.describe() == "owned")
+            #expect((inline as? HoldsObject)?.object === object)
+            #expect((boxed as? HoldsObjectWide)?.object === object)
+        }
+        #expect(isKnownUniquelyReferenced(&object))
+    }
+
     @Test("Lending a value as any P agrees with as? any P, copies nothing, and lets the body keep a copy")
     func lendingValues() throws {
         let describable = try ProtocolDescriptor((any Describable).self)
@@ -410,4 +437,17 @@ final class OpeningSubclass<Payload>: OpeningBase, Describable {
     let payload: Payload
     init(payload: Payload) { self.payload = payload }
     func describe() -> String { "OpeningSubclass<\(Payload.self)>(\(payload))" }
+}
+
+/// A value that fits an existential's buffer and holds an object.
+private struct HoldsObject: Describable {
+    var object: ReferenceFixture
+    func describe() -> String { object.name }
+}
+
+/// A value too large for the buffer (in a box) that holds an object.
+private struct HoldsObjectWide: Describable {
+    var object: ReferenceFixture
+    var a = 1, b = 2, c = 3
+    func describe() -> String { object.name }
 }

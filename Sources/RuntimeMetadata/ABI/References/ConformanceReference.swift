@@ -263,22 +263,59 @@ struct BorrowedExistential {
     @inlinable
     func lend<E, R>(_ value: borrowing Any, as existential: E.Type, to body: (borrowing E) throws -> R) rethrows -> R {
         try unsafe withUnsafePointer(to: value) { container in
-            let buffer = unsafe UnsafeRawPointer(container)
-            let word = MemoryLayout<UInt>.size
-            var view: (UInt, UInt, UInt, UInt, UInt)
-            if taggedWitnessTable & 1 != 0 {
-                view = unsafe (buffer.load(as: UInt.self), taggedWitnessTable & ~1, 0, 0, 0)
-            } else {
-                view = unsafe (
-                    buffer.load(as: UInt.self), buffer.load(fromByteOffset: word, as: UInt.self),
-                    buffer.load(fromByteOffset: 2 * word, as: UInt.self), dynamicTypeWord, taggedWitnessTable
-                )
-            }
+            var view = unsafe containerWords(of: UnsafeRawPointer(container))
             return try unsafe withUnsafeMutablePointer(to: &view) { words in
                 try unsafe UnsafeMutableRawPointer(words).withMemoryRebound(to: E.self, capacity: 1) { existential in
                     try body(unsafe existential.pointee)
                 }
             }
         }
+    }
+
+    /// Makes `E`, the existential this view was made for, from an `Any` holding the value, by
+    /// moving the `Any`'s buffer into it: the value is not copied again, and the `Any`, left
+    /// holding `()`, has nothing to destroy.
+    ///
+    /// An opaque existential's buffer is managed as an `Any`'s is, by the value's own type (in
+    /// place, or in a box the buffer references), and a class existential's reference is the
+    /// `Any`'s first word, so the words move unchanged.
+    /// - Parameters:
+    ///   - value: An `Any` holding the value the view was made from, consumed.
+    ///   - existential: The existential type.
+    /// - Returns: The value as `E`.
+    @inlinable
+    func take<E>(_ value: consuming Any, as existential: E.Type) -> E {
+        var owned = value
+        return unsafe withUnsafeMutablePointer(to: &owned) { container in
+            let buffer = UnsafeMutableRawPointer(container)
+            var view = unsafe containerWords(of: UnsafeRawPointer(buffer))
+            // The value's ownership went with the words: the `Any` now holds `()`.
+            unsafe buffer.storeBytes(
+                of: UInt(bitPattern: unsafe MetadataReference(Void.self).address),
+                toByteOffset: Self.metadataOffset,
+                as: UInt.self
+            )
+            return unsafe withUnsafeMutablePointer(to: &view) { words in
+                unsafe UnsafeMutableRawPointer(words).withMemoryRebound(to: E.self, capacity: 1) { unsafe $0.move() }
+            }
+        }
+    }
+
+    /// The words of `E`'s container for the value in an `Any` container: the buffer, the
+    /// dynamic type and the witness table for an opaque existential; the object and the table
+    /// for a class existential.
+    /// - Parameter buffer: The `Any` container.
+    /// - Returns: Five words, the first ones the container.
+    @inlinable
+    @inline(__always)
+    func containerWords(of buffer: UnsafeRawPointer) -> (UInt, UInt, UInt, UInt, UInt) {
+        let word = MemoryLayout<UInt>.size
+        if taggedWitnessTable & 1 != 0 {
+            return unsafe (buffer.load(as: UInt.self), taggedWitnessTable & ~1, 0, 0, 0)
+        }
+        return unsafe (
+            buffer.load(as: UInt.self), buffer.load(fromByteOffset: word, as: UInt.self),
+            buffer.load(fromByteOffset: 2 * word, as: UInt.self), dynamicTypeWord, taggedWitnessTable
+        )
     }
 }
