@@ -11,7 +11,10 @@ extension MetadataReference {
     /// The name as `String(reflecting:)` prints it; for a type the runtime cannot name, the
     /// same spelling built from the type's structure.
     var qualifiedName: String {
-        containsUnnamableType ? structuralName : runtimeQualifiedName
+        guard containsUnnamableType else { return runtimeQualifiedName }
+        var contains: [MetadataReference: Bool] = [:]
+        markUnnamableParts(in: &contains)
+        return structuralName(contains)
     }
 
     /// The runtime's mangled name, without `$s`; `nil` for a type the runtime cannot name.
@@ -36,43 +39,79 @@ extension MetadataReference {
         var pending = [self]
         while let type = pending.popLast() {
             if type.isUnnamableExistential { return true }
-            var children = type.nameChildren
-            if let constrained = type.constrainedExistential { children += constrained.arguments }
-            for child in children where seen.insert(child).inserted { pending.append(child) }
+            for child in type.namedParts where seen.insert(child).inserted { pending.append(child) }
         }
         return false
     }
 
-    /// The name built from the type's structure, each part named by ``qualifiedName``.
-    private var structuralName: String {
+    /// The types a name spells inside this one, a constrained existential's arguments included.
+    private var namedParts: [MetadataReference] {
+        var parts = nameChildren
+        if let constrained = constrainedExistential { parts += constrained.arguments }
+        return parts
+    }
+
+    /// Records, for this type and every type inside it, whether it contains a type the runtime
+    /// cannot name: children before parents, each type once, without recursion.
+    /// - Parameter contains: The answers, by type.
+    private func markUnnamableParts(in contains: inout [MetadataReference: Bool]) {
+        var pending: [(type: MetadataReference, childrenDone: Bool)] = [(self, false)]
+        while let (type, childrenDone) = pending.popLast() {
+            if childrenDone {
+                contains[type] = type.isUnnamableExistential || type.namedParts.contains { contains[$0] == true }
+                continue
+            }
+            guard contains[type] == nil else { continue }
+            // A placeholder, so that a type met again before it is decided is not expanded twice.
+            contains[type] = false
+            pending.append((type, true))
+            for child in type.namedParts where contains[child] == nil { pending.append((child, false)) }
+        }
+    }
+
+    /// The name of a part: the runtime's, where it can name the part, else built from its
+    /// structure.
+    /// - Parameter contains: Which parts contain an unnamable type.
+    /// - Returns: The name.
+    private func partName(_ contains: [MetadataReference: Bool]) -> String {
+        contains[self] == true ? structuralName(contains) : runtimeQualifiedName
+    }
+
+    /// The name built from the type's structure, each part named by the runtime where it can.
+    /// It recurses only along the parts that contain an unnamable type; a deep type is named on
+    /// the reserve stack by its caller (``safeQualifiedName``).
+    /// - Parameter contains: Which parts contain an unnamable type.
+    /// - Returns: The name.
+    private func structuralName(_ contains: [MetadataReference: Bool]) -> String {
         if let constrained = constrainedExistential {
             var constraints = constrained.protocols.map(\.qualifiedName)
             if constrained.isClassBound { constraints.append("Swift.AnyObject") }
             var text = "any " + (constraints.isEmpty ? "Swift.Any" : constraints.joined(separator: " & "))
             if !constrained.arguments.isEmpty {
-                text += "<" + constrained.arguments.map(\.qualifiedName).joined(separator: ", ") + ">"
+                text += "<" + constrained.arguments.map { $0.partName(contains) }.joined(separator: ", ") + ">"
             }
             return isUnnamableExistential ? text + ".Type" : text
         }
-        if let instance = instanceType { return instance.qualifiedName + ".Type" }
+        if let instance = instanceType { return instance.partName(contains) + ".Type" }
         if let function {
-            let parameters = function.parameters.map(\.type.qualifiedName).joined(separator: ", ")
-            return "(" + parameters + ") -> " + function.result.qualifiedName
+            let parameters = function.parameters.map { $0.type.partName(contains) }.joined(separator: ", ")
+            return "(" + parameters + ") -> " + function.result.partName(contains)
         }
         if rawKind == MetadataKind.tuple.rawValue {
             let elements = tupleElements.map { element in
-                element.label.isEmpty ? element.type.qualifiedName : element.label + ": " + element.type.qualifiedName
+                element.label.isEmpty
+                    ? element.type.partName(contains) : element.label + ": " + element.type.partName(contains)
             }
             return "(" + elements.joined(separator: ", ") + ")"
         }
         if let fixedArray {
-            return "Builtin.FixedArray<\(fixedArray.count), \(fixedArray.element.qualifiedName)>"
+            return "Builtin.FixedArray<\(fixedArray.count), \(fixedArray.element.partName(contains))>"
         }
         if let descriptor = typeDescriptor {
             let arguments = genericArguments.map { argument in
                 switch argument {
-                case .type(let type): type.qualifiedName
-                case .pack(let types): "Pack{" + types.map(\.qualifiedName).joined(separator: ", ") + "}"
+                case .type(let type): type.partName(contains)
+                case .pack(let types): "Pack{" + types.map { $0.partName(contains) }.joined(separator: ", ") + "}"
                 case .value(let value): String(value)
                 }
             }

@@ -255,6 +255,13 @@ struct PrivateTypeNameTests {
                 TypeMetadata(Optional<any Sequence<Int>.Type>.self).name
                     == "Swift.Optional<any Swift.Sequence<Swift.Int>.Type>"
             )
+            // Nested a thousand levels deep: named once per level, on the reserve stack.
+            let deep = TypeMetadata(optionals(around: (any Sequence<Int>.Type).self, depth: 1000))
+            #expect(
+                deep.name
+                    == String(repeating: "Swift.Optional<", count: 1000) + "any Swift.Sequence<Swift.Int>.Type"
+                    + String(repeating: ">", count: 1000)
+            )
             // The kinds the runtime names are still its names.
             #expect(TypeMetadata((any Sequence<Int>).self).name == String(reflecting: (any Sequence<Int>).self))
             #expect(TypeMetadata([Int].self).mangledName != nil)
@@ -276,4 +283,12 @@ struct PrivateTypeNameTests {
 private struct PaddedPlain {
     var flag: UInt8
     var count: Int
+}
+
+/// `Optional<Optional<…<type>…>>`, `depth` levels deep, built at run time.
+private func optionals(around type: Any.Type, depth: Int) -> Any.Type {
+    func wrap<T>(_: T.Type) -> Any.Type { Optional<T>.self }
+    var result = type
+    for _ in 0..<depth { result = _openExistential(result, do: wrap) }
+    return result
 }
