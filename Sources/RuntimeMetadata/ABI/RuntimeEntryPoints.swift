@@ -3,10 +3,15 @@
 // The only Swift file that calls CMetadata's wrappers over the runtime's swift_* entry points.
 // Each function is a thin, documented pass-through in the manner of swift-system's
 // Syscalls.swift; the signatures they wrap are quoted in CMetadata/Runtime.c.
+//
+// Imported publicly, as the cache tables import it, so that the call of an `Equatable` type's
+// `==` from layout equality can be inlined into its caller; CMetadata's headers declare only
+// `cmd_` wrappers.
 
-internal import CMetadata
+public import CMetadata
 
 /// The runtime's entry points, as this package uses them.
+@usableFromInline
 enum RuntimeEntryPoints {
     /// `swift_getTypeByMangledNameInContext`.
     /// - Parameters:
@@ -282,6 +287,7 @@ enum RuntimeEntryPoints {
     ///   - metadata: The values' type.
     ///   - witnessTable: The type's `Equatable` witness table.
     /// - Returns: `lhs == rhs`.
+    @inlinable
     static func callEquals(
         _ witness: UnsafeRawPointer,
         _ lhs: UnsafeRawPointer,

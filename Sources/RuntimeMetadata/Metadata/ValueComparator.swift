@@ -79,7 +79,8 @@ enum LayoutEquality {
     static var differentBitsAreUnequal: UInt { 2 }
 
     /// The comparator calls the type's own `==` (``ValueComparator/equatable(_:witnessTable:requirement:)``),
-    /// which the comparison calls directly rather than through the comparator.
+    /// which the caller calls directly rather than through the comparator.
+    @usableFromInline
     static var callsEquals: UInt { 4 }
 
     /// The flag bits of a table word.
@@ -125,11 +126,17 @@ enum LayoutEquality {
             if unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, count: size) { return true }
             if word & differentBitsAreUnequal != 0 { return false }
         }
+        if word & callsEquals != 0 {
+            // The type's own `==`, called from here through its witness.
+            return unsafe Unmanaged<EqualsWitnessComparator>.fromOpaque(
+                UnsafeRawPointer(bitPattern: word & ~flagMask).unsafelyUnwrapped
+            )._withUnsafeGuaranteedRef { unsafe $0.callEquals(lhs, rhs) }
+        }
         return unsafe compareStorage(lhs, rhs, comparatorWord: word)
     }
 
-    /// Compares two values with a comparator from the table: a type's own `==` called
-    /// directly, or the comparator's structural comparison.
+    /// Compares two values with a comparator from the table: the comparator's structural
+    /// comparison (the caller calls an `Equatable` type's `==` itself).
     /// - Parameters:
     ///   - lhs: The first value's storage.
     ///   - rhs: The second value's storage.
@@ -140,11 +147,6 @@ enum LayoutEquality {
         let comparator = unsafe Unmanaged<ValueComparator>.fromOpaque(
             UnsafeRawPointer(bitPattern: comparatorWord & ~flagMask).unsafelyUnwrapped
         )
-        if comparatorWord & callsEquals != 0 {
-            return unsafe comparator._withUnsafeGuaranteedRef {
-                unsafe unsafeDowncast($0, to: EqualsWitnessComparator.self).callEquals(lhs, rhs)
-            }
-        }
         return unsafe comparator._withUnsafeGuaranteedRef { comparator in
             var pending = unsafe PendingComparisons()
             let equal = unsafe comparator.equals(lhs, rhs, &pending) && pending.drain()
@@ -286,9 +288,13 @@ private final class DeferredComparator: ValueComparator, @unchecked Sendable {
 
 /// `==` of an Equatable type, called through its witness.
 @safe
+@usableFromInline
 final class EqualsWitnessComparator: ValueComparator, @unchecked Sendable {
+    @usableFromInline
     let metadata: MetadataReference
+    @usableFromInline
     let witnessTable: WitnessTableReference
+    @usableFromInline
     nonisolated(unsafe) let witness: UnsafeRawPointer
 
     init(metadata: MetadataReference, witnessTable: WitnessTableReference, witness: UnsafeRawPointer) {
@@ -311,6 +317,7 @@ final class EqualsWitnessComparator: ValueComparator, @unchecked Sendable {
     ///   - lhs: The first value's storage.
     ///   - rhs: The second value's storage.
     /// - Returns: What `==` returns.
+    @inlinable
     @inline(__always)
     func callEquals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
         unsafe RuntimeEntryPoints.callEquals(
