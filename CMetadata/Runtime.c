@@ -270,9 +270,11 @@ void cmd_callDestructiveInjectEnumTagWitness(const void *witness, void *value, u
     ((CMDInjectWitness)CMD_CALLABLE(witness))(value, tag, metadata);
 }
 
+#if __has_feature(ptrauth_calls)
 // A protocol witness of `static func == (Self, Self) -> Bool`: the `witness_method` convention.
 // Clang spells LLVM's `swiftself` (the self register) `swift_context`, which must come last;
 // the runtime's own SWIFT_CONTEXT (include/swift/Runtime/Config.h) is the same attribute.
+// Elsewhere the call is inline, in CMDRuntime.h.
 typedef CMD_SWIFT_CC bool (*CMDEqualsWitness)(
     const void *, const void *, const void *, const void *, __attribute__((swift_context)) const void *);
 
@@ -284,6 +286,7 @@ bool cmd_callEqualsWitness(
     const void *witnessTable) {
     return ((CMDEqualsWitness)CMD_CALLABLE(witness))(lhs, rhs, metadata, witnessTable, metadata);
 }
+#endif
 
 char *cmd_demangle(const char *symbol, size_t length) {
     // No output buffer: the result is allocated with malloc. Flags must be 0.

@@ -269,12 +269,29 @@ CMD_EXTERN void cmd_callDestructiveInjectEnumTagWitness(
 ///   - metadata: The type's metadata.
 ///   - witnessTable: The type's `Equatable` witness table.
 /// - Returns: `lhs == rhs`.
+#if __has_feature(ptrauth_calls)
 CMD_EXTERN bool cmd_callEqualsWitness(
     const void *witness,
     const void *lhs,
     const void *rhs,
     const void *metadata,
     const void *witnessTable);
+#else
+/// Inline where function pointers are called as stored, so that a caller's call of `==` is one
+/// indirect call. Clang spells LLVM's `swiftself` (the self register) `swift_context`, which
+/// must come last; the runtime's own SWIFT_CONTEXT (include/swift/Runtime/Config.h) is the same
+/// attribute.
+static inline bool cmd_callEqualsWitness(
+    const void *witness,
+    const void *lhs,
+    const void *rhs,
+    const void *metadata,
+    const void *witnessTable) {
+    typedef CMD_SWIFT_CC bool (*CMDEqualsWitness)(
+        const void *, const void *, const void *, const void *, __attribute__((swift_context)) const void *);
+    return ((CMDEqualsWitness)witness)(lhs, rhs, metadata, witnessTable, metadata);
+}
+#endif
 
 #if __has_feature(ptrauth_calls)
 /// Strips the pointer-authentication signature from a data or function pointer read out of
