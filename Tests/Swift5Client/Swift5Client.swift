@@ -80,4 +80,35 @@ public enum Swift5Client {
         let sequence: any Sequence<Int> = [4, 5, 6]
         return (equal, fieldsAsAny, caseName, ValueWalker().node(for: sequence).childCount)
     }
+
+    /// Opens values held in `Any` as `any P`, reads a constrained existential's container from
+    /// generic code, and names a constrained existential metatype, as a Swift 5 client does.
+    /// - Returns: The opened values' descriptions (a struct, a class instance, an enum and an
+    ///   array, with `nil` for a value that does not conform); whether a class instance came
+    ///   back as the same object, and is uniquely referenced again once the opened copies are
+    ///   gone; the dynamic type and protocols of an `any Sequence<Int>`; and the name of
+    ///   `[any Sequence<Int>.Type]`.
+    public static func openContainAndName() throws -> (
+        described: [String?], sameObject: Bool, uniqueAfterwards: Bool, dynamicType: String, protocols: [String],
+        metatypeName: String
+    ) {
+        let describable = try ProtocolDescriptor((any Describable).self)
+        let values: [Any] = [
+            Point(x: 1, y: 2), BaseClass(baseValue: 1, baseName: "base"), CompassDirection.east, [Point(x: 3, y: 4)],
+            "no",
+        ]
+        let described = values.map { describable.open($0, as: (any Describable).self)?.describe() }
+        var object = BaseClass(baseValue: 1, baseName: "base")
+        let sameObject = describable.open(object as Any, as: (any Describable).self) as? BaseClass === object
+        let uniqueAfterwards = isKnownUniquelyReferenced(&object)
+        func contents<T>(_ value: T) throws -> ExistentialContents { try ExistentialContents(of: value, as: T.self) }
+        let sequence: any Sequence<Int> = [1, 2]
+        func pinned<T>(_ value: T, as _: T.Type) throws -> ExistentialContents { try contents(value) }
+        let read = try pinned(sequence, as: (any Sequence<Int>).self)
+        return (
+            described, sameObject, uniqueAfterwards, read.dynamicType.name,
+            read.conformances.map(\.protocolDescriptor.qualifiedName),
+            TypeMetadata([any Sequence<Int>.Type].self).name
+        )
+    }
 }

@@ -154,6 +154,24 @@ struct Swift5ClientTests {
         }
     }
 
+    @Test("A Swift 5 client opens values in Any, reads a constrained existential's container and names its metatype")
+    func swift5OpenContentsAndNames() async {
+        // Naming the metatype crashes the runtime's own printer, so this runs in a child process.
+        await #expect(processExitsWith: .success) {
+            let result = try Swift5Client.openContainAndName()
+            let values: [Any] = [Point(x: 1, y: 2), BaseClass(baseValue: 1, baseName: "base"), CompassDirection.east]
+            let cast = values.map { ($0 as? any Describable)?.describe() }
+            #expect(Array(result.described.prefix(3)) == cast)
+            #expect(result.described[3] == [Point(x: 3, y: 4)].describe())
+            #expect(result.described[4] == nil)
+            #expect(result.sameObject)
+            #expect(result.uniqueAfterwards)
+            #expect(result.dynamicType == String(reflecting: [Int].self))
+            #expect(result.protocols == ["Swift.Sequence"])
+            #expect(result.metatypeName == "Swift.Array<any Swift.Sequence<Swift.Int>.Type>")
+        }
+    }
+
     @Test("A Swift 5 client makes instances from values in Any and walks them")
     func swift5InstancesAndWalks() throws {
         let made = try Swift5Client.makeAndWalk()

@@ -155,29 +155,25 @@ struct ExistentialContainerLayout {
     ) -> [(protocolDescriptor: UnsafeRawPointer, table: UnsafeRawPointer)]? {
         let layout = unsafe ExtendedExistentialTypeMetadataLayout(type.address)
         guard let shape = unsafe layout.shape, let kind = unsafe layout.specialKind else { return nil }
-        var word: Int
+        let first: Int
         switch kind {
         case .none:
             // The three-word buffer, then the dynamic type's metadata.
-            word = 4
+            first = 4
         case .class:
             // The object.
-            word = 1
+            first = 1
         case .metatype, .explicitLayout:
             return nil
         }
         var tables: [(protocolDescriptor: UnsafeRawPointer, table: UnsafeRawPointer)] = unsafe []
-        // Indexed: swift-format 6.3 joins the words of `for unsafe requirement in`.
-        let requirements = unsafe shape.requirementSignatureRequirements
-        for index in unsafe requirements.indices {
-            let requirement = unsafe requirements[index]
-            // Protocol requirements (GenericRequirementKind::Protocol).
-            guard unsafe requirement.kind == 0 else { continue }
-            guard let descriptor = unsafe requirement.protocolDescriptor,
-                let table = unsafe address.pointer(at: word * MemoryLayout<UInt>.size)
+        // Indexed: swift-format 6.3 joins the words of `for unsafe descriptor in`.
+        let protocols = unsafe shape.requiredProtocols.protocols
+        for index in unsafe protocols.indices {
+            guard let descriptor = unsafe protocols[index],
+                let table = unsafe address.pointer(at: (first + index) * MemoryLayout<UInt>.size)
             else { return nil }
             unsafe tables.append((descriptor, table))
-            word += 1
         }
         return unsafe tables
     }

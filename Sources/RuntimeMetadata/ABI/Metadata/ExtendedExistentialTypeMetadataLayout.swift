@@ -120,11 +120,7 @@ struct ExtendedExistentialTypeMetadataLayout: Sendable {
             let header = unsafe requirementSignature
             var offset = MemoryLayout<Fields>.size
             var generalizationParams = 0
-            if flags & Flag.hasGeneralizationSignature != 0 {
-                let generalization = unsafe address.read(
-                    at: offset,
-                    as: GenericContextDescriptorHeaderLayout.Fields.self
-                )
+            if let generalization = unsafe generalizationSignature {
                 if flags & Flag.hasImplicitGeneralizationSignatureParams == 0 {
                     generalizationParams = Int(generalization.numParams)
                 }
@@ -142,6 +138,26 @@ struct ExtendedExistentialTypeMetadataLayout: Sendable {
                     address + offset + $0 * GenericRequirementDescriptorLayout.size
                 )
             }
+        }
+
+        /// What the requirement signature requires of `Self`: the descriptor of each protocol
+        /// requirement (`GenericRequirementKind::Protocol`), in order, `nil` where one cannot be
+        /// read; and whether a layout requirement asks for a class
+        /// (`GenericRequirementLayoutKind::Class`).
+        var requiredProtocols: (protocols: [UnsafeRawPointer?], requiresClass: Bool) {
+            var protocols: [UnsafeRawPointer?] = unsafe []
+            var requiresClass = false
+            // Indexed: swift-format 6.3 joins the words of `for unsafe requirement in`.
+            let requirements = unsafe requirementSignatureRequirements
+            for index in unsafe requirements.indices {
+                let requirement = unsafe requirements[index]
+                switch unsafe requirement.kind {
+                case 0: unsafe protocols.append(requirement.protocolDescriptor)
+                case 0x1F where unsafe requirement.layout == 0: requiresClass = true
+                default: break
+                }
+            }
+            return unsafe (protocols, requiresClass)
         }
     }
 }

@@ -482,28 +482,11 @@ struct MetadataReference: Hashable, Sendable {
         guard unsafe layout.kind == .extendedExistential else { return nil }
         let existential = unsafe ExtendedExistentialTypeMetadataLayout(address)
         guard let shape = unsafe existential.shape else { return nil }
-        var protocols: [ProtocolReference] = []
-        var isClassBound = false
-        // Indexed: swift-format 6.3 joins the words of `for unsafe requirement in`.
-        let requirements = unsafe shape.requirementSignatureRequirements
-        for index in unsafe requirements.indices {
-            let requirement = unsafe requirements[index]
-            switch unsafe requirement.kind {
-            case 0:
-                if let descriptor = unsafe requirement.protocolDescriptor {
-                    unsafe protocols.append(ProtocolReference(descriptor))
-                }
-            case 0x1F:
-                // GenericRequirementLayoutKind::Class.
-                if unsafe requirement.layout == 0 { isClassBound = true }
-            default:
-                break
-            }
-        }
+        let required = unsafe shape.requiredProtocols
         return unsafe ConstrainedExistentialSummary(
             specialKind: existential.specialKind,
-            protocols: protocols,
-            isClassBound: isClassBound,
+            protocols: required.protocols.compactMap { unsafe $0.map(ProtocolReference.init) },
+            isClassBound: required.requiresClass,
             arguments: existential.generalizationArguments.map(MetadataReference.init)
         )
     }

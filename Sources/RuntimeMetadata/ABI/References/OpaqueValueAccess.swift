@@ -182,7 +182,7 @@ enum OpaqueValueAccess {
         unsafe copySmall(from: source, to: container, count: size)
         unsafe container.storeBytes(
             of: metadata.address,
-            toByteOffset: 3 * MemoryLayout<UInt>.size,
+            toByteOffset: BorrowedExistential.metadataOffset,
             as: UnsafeRawPointer.self
         )
     }
@@ -319,18 +319,17 @@ enum OpaqueValueAccess {
             var result: Any = ()
             unsafe withUnsafeMutablePointer(to: &result) { container in
                 let buffer = UnsafeMutableRawPointer(container)
-                if unsafe table.flags.contains(ValueWitnessFlags.isNonPOD) {
-                    unsafe RuntimeEntryPoints.callCopyWitness(
-                        table.witness(.initializeWithCopy),
-                        destination: buffer,
-                        source: UnsafeMutableRawPointer(mutating: address),
-                        metadata: metadata.address
-                    )
-                } else {
-                    // Plain data (`IsNonPOD` clear in include/swift/ABI/ValueWitnessTable.h):
-                    // its copy is its bytes, at most the buffer's three words.
-                    unsafe copySmall(from: address, to: buffer, count: table.size)
+                guard unsafe table.flags.contains(ValueWitnessFlags.isNonPOD) else {
+                    // Plain data (`IsNonPOD` clear in include/swift/ABI/ValueWitnessTable.h).
+                    unsafe storePlainValue(from: address, size: table.size, metadata: metadata, into: buffer)
+                    return
                 }
+                unsafe RuntimeEntryPoints.callCopyWitness(
+                    table.witness(.initializeWithCopy),
+                    destination: buffer,
+                    source: UnsafeMutableRawPointer(mutating: address),
+                    metadata: metadata.address
+                )
                 unsafe buffer.storeBytes(
                     of: metadata.address,
                     toByteOffset: ExistentialContainerLayout.opaqueMetadataOffset,
