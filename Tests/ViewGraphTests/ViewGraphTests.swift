@@ -345,13 +345,13 @@ struct ViewGraphRobustnessTests {
         #expect(TextRenderer().render(graph).contains("has no body"))
     }
 
-    @Test("State set from many threads at once is seen by the next update")
-    func concurrentState() async throws {
+    @Test("State written from many tasks, each on the main actor where the graph lives, is seen by the next update")
+    func stateFromTasks() async throws {
         let graph = ViewGraph(root: Counter())
         let counter = try #require(graph.root.viewValue as? Counter)
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<8 {
-                group.addTask {
+                group.addTask { @MainActor in
                     for step in 0..<1_000 { counter.count = task * 10_000 + step }
                 }
             }

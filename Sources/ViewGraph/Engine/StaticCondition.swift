@@ -46,9 +46,9 @@ public struct StaticConditionalContent<Condition: StaticCondition, TrueContent: 
 
     @MainActor func makeChildren(_ children: inout Children) {
         if Condition.value {
-            children.append(trueContent)
+            children.append(trueContent, branch: 0)
         } else {
-            children.append(falseContent)
+            children.append(falseContent, branch: 1)
         }
     }
 }

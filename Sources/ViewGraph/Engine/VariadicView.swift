@@ -63,7 +63,7 @@ public struct VariadicView: RandomAccessCollection {
 }
 
 /// One child of a variadic source: a view that shows the child as its own typed node.
-public struct Subview: View, PrimitiveView, Identifiable {
+public struct Subview: View, PrimitiveView, @MainActor Identifiable {
     /// The child's view.
     let value: any View
     /// The child's identity: the `ForEach` identity it came with, or its position.
@@ -106,7 +106,7 @@ enum VariadicFlattening {
                 as: (any PrimitiveView).self,
                 { primitive -> Children? in
                     guard primitive.isMultiView else { return nil }
-                    var children = Children(node: nil)
+                    var children = Children()
                     primitive.makeChildren(&children)
                     return children
                 }

@@ -21,6 +21,7 @@ import RuntimeMetadata
 ///     Stack(.horizontal) { items }
 /// }
 /// ```
+@MainActor @preconcurrency
 public protocol ViewOutputKey {
     /// The type of view descendants hand up.
     associatedtype Content: View
@@ -45,7 +46,7 @@ extension ViewOutputKey {
 }
 
 /// The views handed up under a ``ViewOutputKey``; a view that shows all of them.
-public struct ViewOutputList<Content: View>: View, PrimitiveView, RandomAccessCollection {
+public struct ViewOutputList<Content: View>: View, PrimitiveView, @MainActor RandomAccessCollection {
     /// The views, in tree order.
     public var elements: [Content]
 
@@ -110,7 +111,7 @@ struct ViewOutputContent<Key: ViewOutputKey, Content: View>: View, PrimitiveView
     @MainActor func makeChildren(_ children: inout Children) {
         guard let node = children.node else { return }
         let storage = collector.storage(for: node.graph)
-        storage.reader = node
+        storage.reader = node.index
         children.append(content(storage.value(Key.self)))
     }
 }
@@ -128,35 +129,43 @@ final class OutputCollectorReference: Sendable {
 /// The outputs registered under one key for one reader.
 @MainActor
 final class OutputCollector {
-    /// The outputs by writer node identity; the writer is held weakly, so that a removed
-    /// writer's output goes with it.
-    private var outputs: [Int: (writer: WeakWriter, value: Any)] = [:]
-    /// The node that shows the outputs; invalidations name it when an output changes.
-    weak var reader: ViewNode? {
-        didSet { reader.map { $0.graph.register($0) } }
-    }
+    unowned let graph: ViewGraph
+    /// The outputs by writer node; a removed writer's output goes with it.
+    private var outputs: [NodeIndex: Any] = [:]
+    /// The node that shows the outputs; marked for evaluation when an output changes.
+    var reader: NodeIndex?
 
-    struct WeakWriter {
-        weak var node: ViewNode?
+    init(graph: ViewGraph) {
+        self.graph = graph
     }
 
     /// Registers a writer's output; marks the reader for evaluation when it changed.
-    func register(_ value: Any, from writer: ViewNode) {
-        if let previous = outputs[writer.id], TypeMetadata.layoutEquals(previous.value, value) { return }
-        outputs[writer.id] = (WeakWriter(node: writer), value)
-        if let reader, reader.evaluationCount > 0 {
-            reader.needsEvaluation = true
-            writer.graph.invalidation.invalidate(reader.id)
-        }
+    func register(_ value: Any, from writer: NodeIndex) {
+        if let previous = outputs[writer], TypeMetadata.layoutEquals(previous, value) { return }
+        outputs[writer] = value
+        graph.watchWriter(writer, collector: self)
+        markReader()
     }
 
-    /// The outputs of living writers, reduced in tree (creation) order.
+    /// Forgets a removed writer's output, and marks the reader.
+    func writerRemoved(_ writer: NodeIndex) {
+        guard outputs.removeValue(forKey: writer) != nil else { return }
+        markReader()
+    }
+
+    private func markReader() {
+        guard let reader, graph.isLive(reader), graph.record(reader).evaluationCount > 0 else { return }
+        graph.invalidate(reader)
+    }
+
+    /// The outputs of living writers, reduced in tree order.
     func value<Key: ViewOutputKey>(_ key: Key.Type) -> Key.Value {
         var value = Key.Value()
-        for id in outputs.keys.sorted() {
-            guard let output = outputs[id], output.writer.node != nil,
-                let content = output.value as? Key.Content
-            else { continue }
+        let living = outputs.filter { graph.isLive($0.key) }
+        let ordered = living.map { (order: graph.treeOrder(of: $0.key), value: $0.value) }
+            .sorted { $0.order.lexicographicallyPrecedes($1.order) }
+        for output in ordered {
+            guard let content = output.value as? Key.Content else { continue }
             Key.reduce(value: &value) { ViewOutputList([content]) }
         }
         return value
@@ -209,7 +218,7 @@ public struct ViewOutputWriter<Key: ViewOutputKey>: View, PrimitiveView {
         let key = ObjectIdentifier(Key.self)
         let reference = children.read(\.outputCollectors[key])
         let collector = reference?.storage(for: node.graph) ?? node.graph.collector(for: key)
-        collector.register(source, from: node)
+        collector.register(source, from: node.index)
     }
 }
 
@@ -287,7 +296,7 @@ public struct ViewOutputAliasBody<Alias: ViewOutputAlias>: View, PrimitiveView {
     @MainActor func makeChildren(_ children: inout Children) {
         guard let node = children.node else { return }
         let collector = node.graph.collector(for: ObjectIdentifier(AliasOutputKey<Alias>.self))
-        collector.reader = node
+        collector.reader = node.index
         if let last = collector.value(AliasOutputKey<Alias>.self).elements.last {
             children.append(last)
         } else {

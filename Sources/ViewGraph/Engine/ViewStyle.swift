@@ -19,6 +19,7 @@ import RuntimeMetadata
 ///     }
 /// }
 /// ```
+@MainActor @preconcurrency
 public protocol ViewStyle {
     /// What the styled view describes.
     associatedtype Configuration

@@ -3,10 +3,15 @@
 import RuntimeMetadata
 
 /// The children a primitive view lists, each with its static type kept.
+///
+/// Inside a graph, each child appended is reconciled at once with the node's previous
+/// children (``ViewGraph`` keeps the reconciliation's state): a child with a data identity
+/// (``ForEach``) is matched by that identity and its type, any other child by its position
+/// and type, as SwiftUI's structural identity is. Outside a graph (a ``VariadicViewAdapter``'s
+/// source), the children are only listed in ``entries``.
 @MainActor
 struct Children {
-    /// One child, typed inside its existential: the graph opens it to make or update the
-    /// child's node, so that an entry holds no closures.
+    /// One listed child, typed inside its existential.
     struct Entry {
         /// The child's type.
         let type: TypeMetadata
@@ -14,46 +19,36 @@ struct Children {
         let view: any View
         /// The identity the data gave the child (``ForEach``), if any.
         let identity: AnyHashable?
-
-        /// Makes a node for the child.
-        @MainActor func makeNode(
-            _ graph: ViewGraph,
-            _ parent: ViewNode?,
-            _ environment: EnvironmentValues
-        ) -> ViewNode {
-            func make<V: View>(_ view: V) -> ViewNode {
-                Node(view, graph: graph, parent: parent, environment: environment)
-            }
-            let node = make(view)
-            node.identity = identity
-            return node
-        }
     }
 
-    /// The children listed, when there is no node to reconcile them into (the root, and a
-    /// ``VariadicViewAdapter``'s source).
+    /// The children listed, when there is no node to reconcile them into.
     private(set) var entries: [Entry] = []
 
-    /// The node whose children these are; `nil` when the children are only listed.
-    let node: ViewNode?
+    /// The graph whose node these children are, or `nil` when they are only listed.
+    let graph: ViewGraph?
+
+    /// The node whose children these are.
+    let nodeIndex: NodeIndex
 
     /// The environment the children see, computed once.
     let environment: EnvironmentValues
 
-    /// The node's children before this evaluation.
-    private let previous: [ViewNode]
-    /// The node's children after it, built as children are appended.
-    private(set) var reconciled: [ViewNode] = []
-
-    /// A list for the children of a node: each child appended is reconciled at once with the
-    /// node's previous child at its position, without an intermediate list.
-    /// - Parameter node: The node, or `nil` to only list the children in ``entries``.
-    init(node: ViewNode?) {
-        self.node = node
-        self.environment = node?.childEnvironment ?? EnvironmentValues()
-        self.previous = node?.children ?? []
-        if node != nil { reconciled.reserveCapacity(previous.count) }
+    /// A list that is only listed, not reconciled.
+    init() {
+        graph = nil
+        nodeIndex = .none
+        environment = EnvironmentValues()
     }
+
+    /// The children of a node being evaluated.
+    init(graph: ViewGraph, node: NodeIndex, environment: EnvironmentValues) {
+        self.graph = graph
+        self.nodeIndex = node
+        self.environment = environment
+    }
+
+    /// The node whose children these are; `nil` when they are only listed.
+    var node: ViewNode? { graph.map { ViewNode(graph: $0, index: nodeIndex) } }
 
     /// Reads a value of the children's environment, and records the read, so that a change
     /// of the value evaluates the node again.
@@ -61,7 +56,7 @@ struct Children {
     /// - Returns: The value.
     func read<Value>(_ keyPath: KeyPath<EnvironmentValues, Value>) -> Value {
         let value = environment[keyPath: keyPath]
-        node?.recordEnvironmentRead(keyPath, value: value)
+        graph?.recordEnvironmentRead(keyPath, value: value, node: nodeIndex, inChildEnvironment: true)
         return value
     }
 
@@ -69,31 +64,19 @@ struct Children {
     /// - Parameters:
     ///   - view: The child.
     ///   - identity: Its identity in its data, if any.
-    mutating func append<V: View>(_ view: V, identity: AnyHashable? = nil) {
+    ///   - branch: The branch of a conditional the child is in, part of its structural identity.
+    mutating func append<V: View>(_ view: V, identity: AnyHashable? = nil, branch: UInt8 = 0) {
         // A metatype comparison first: a dynamic cast per child would cost more than the rest.
         if V.self == DynamicView.self, let dynamic = view as? DynamicView {
             // A view known only at run time makes no node of its own.
-            append(any: dynamic.value, identity: identity)
+            append(any: dynamic.value, identity: identity, branch: branch)
             return
         }
-        guard let node else {
+        guard let graph else {
             entries.append(Entry(type: TypeMetadata(V.self), view: view, identity: identity))
             return
         }
-        let index = reconciled.count
-        if index < previous.count, let child = previous[index] as? Node<V>, child.identity == identity {
-            // The same type at the same position: the node stays, and is evaluated only if
-            // its value changed by layout equality, its state changed, or an environment
-            // value it read changed.
-            child.receive(view)
-            child.refresh(in: environment)
-            reconciled.append(child)
-        } else {
-            let child = Node(view, graph: node.graph, parent: node, environment: environment)
-            child.identity = identity
-            child.evaluateAndClear()
-            reconciled.append(child)
-        }
+        graph.reconcileChild(view, identity: identity, branch: branch)
     }
 
     /// Adds a child known only as `Any`: resolved to its dynamic type's typed child through
@@ -101,12 +84,19 @@ struct Children {
     /// - Parameters:
     ///   - value: The value.
     ///   - identity: Its identity in its data, if any.
-    mutating func append(any value: Any, identity: AnyHashable? = nil) {
+    ///   - branch: The branch of a conditional the child is in.
+    mutating func append(any value: Any, identity: AnyHashable? = nil, branch: UInt8 = 0) {
+        // Nested dynamic views are unwrapped in a loop, not by recursion: a chain of any
+        // length makes one node, and never exhausts the stack.
+        var value = value
+        while type(of: value) == DynamicView.self, let dynamic = value as? DynamicView {
+            value = dynamic.value
+        }
         // The value is lent where the `Any` holds it, and Swift opens it into `append<V>`.
         let appended: Void? = ViewResolution.viewProtocol?.withOpened(value, as: (any View).self) { view in
-            append(view, identity: identity)
+            append(view, identity: identity, branch: branch)
         }
-        if appended == nil { append(ViewResolution.invalid(value), identity: identity) }
+        if appended == nil { append(ViewResolution.invalid(value), identity: identity, branch: branch) }
     }
 }
 

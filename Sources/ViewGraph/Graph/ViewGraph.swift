@@ -14,31 +14,93 @@ public import RuntimeMetadata
 /// through `AnyView` or `as? any View`. A value that is not a view becomes an ``InvalidView``
 /// node naming its type.
 ///
-/// The graph evaluates a body only when it has to: when a view's value changed by
-/// RuntimeMetadata's layout equality, when its ``State`` changed, or when an ``Environment``
-/// value it read changed. ``lastEvaluated`` and each node's ``ViewNode/evaluationCount`` say
-/// exactly what ran.
+/// **Identity.** A child of a ``ForEach`` is the same node, with the same state, for as long
+/// as its data identity is in the data, wherever the element moves. Any other child is the
+/// same node for as long as a view of the same type is at the same position of its parent's
+/// children, as SwiftUI's structural identity is: the two branches of an `if` are different
+/// nodes.
+///
+/// **Evaluation.** The graph evaluates a body only when it has to: when a view is new, when
+/// its inputs (its stored properties, compared by RuntimeMetadata's layout equality, without
+/// its installed ``State`` and ``Environment`` values) changed, when its ``State`` or a state
+/// it reads through a ``Binding`` changed, or when an ``Environment`` value it read changed.
+/// ``lastEvaluated`` and each node's ``ViewNode/evaluationCount`` say exactly what ran.
+///
+/// **Storage.** Nodes are records in contiguous buffers, each view a value in the buffer of
+/// its view type, children index ranges, state values in typed slots: a node costs no
+/// allocation of its own. Evaluation, removal and rendering keep their own work lists, so a
+/// tree nested a hundred thousand levels deep is built and rendered without exhausting the
+/// stack; a view nested deeper than ``Configuration/maximumDepth`` shows an ``InvalidView``.
 @MainActor
 public final class ViewGraph {
-    /// The deepest a tree may nest; a node at this depth shows an ``InvalidView`` instead of
-    /// its body, so that a view that contains itself without end does not exhaust the stack.
-    public static let maximumDepth = 256
+    /// The default of ``Configuration/maximumDepth``.
+    nonisolated public static let maximumDepth = 250_000
 
-    /// The root node.
-    public private(set) var root: ViewNode!
+    // MARK: Arena
+
+    /// The nodes, by position.
+    private var records: ContiguousArray<NodeRecord> = []
+    /// Positions of removed nodes, for reuse.
+    private var freeRecords: [Int32] = []
+    /// The children of every node, as ranges of positions.
+    private var childBuffer: ContiguousArray<Int32> = []
+    /// The positions of the child buffer no range uses any more.
+    private var childGarbage = 0
+    /// The typed view stores, by position, and by view type.
+    private var stores: [AnyViewStore] = []
+    private var storeIndex: [ObjectIdentifier: Int32] = [:]
+    /// The typed state stores, by value type, and the state slot of each node's property.
+    private var stateStores: [ObjectIdentifier: AnyStateStore] = [:]
+    private var stateSlots: [StateKey: (store: AnyStateStore, slot: Int32)] = [:]
+    /// The environment values each node read in its last evaluation.
+    private var environmentReads: [Int32: [any EnvironmentRead]] = [:]
+
+    private struct StateKey: Hashable {
+        var node: Int32
+        var property: Int
+    }
+
+    // MARK: Evaluation state
+
+    /// Nodes to evaluate or hand the environment down to, last first.
+    private var work: [Int32] = []
+    /// Nodes marked by state changes since the last update.
+    private var invalidated: [NodeIndex] = []
+    /// Whether an evaluation is running: an update asked for from a body is ignored.
+    private var isEvaluating = false
+    /// The reconciliation of the node being evaluated.
+    private var reconciliation = Reconciliation()
+
+    private struct Reconciliation {
+        var parent: Int32 = -1
+        var depth: Int32 = 0
+        var environment = EnvironmentValues()
+        var previous: [Int32] = []
+        var claimed: [Bool] = []
+        var keyed: [ChildKey: Int]? = nil
+        var next: [Int32] = []
+    }
+
+    private struct ChildKey: Hashable {
+        var identity: AnyHashable
+        var store: Int32
+    }
+
+    /// The deepest a tree may nest.
+    let maximumDepthAllowed: Int
     /// The environment the root sees.
     let rootEnvironment: EnvironmentValues
-    /// The nodes whose state changed, marked from any thread.
-    let invalidation = Invalidation()
-    /// The nodes an invalidation can name (those with state, and output readers), by
-    /// identity, held weakly: a replaced subtree goes away.
-    private var nodes: [Int: WeakNode] = [:]
-    private var lastNodeID = 0
+    /// The root's position.
+    private var rootIndex = NodeIndex.none
+
     /// The types of the nodes evaluated by the last build or update, in order.
     public private(set) var lastEvaluatedTypes: [TypeMetadata] = []
 
     /// The type names of the nodes evaluated by the last build or update, in order.
     public var lastEvaluated: [String] { lastEvaluatedTypes.map(\.name) }
+
+    /// The root node.
+    public var root: ViewNode { ViewNode(graph: self, index: rootIndex) }
 
     /// What a graph is built with.
     public struct Configuration {
@@ -46,14 +108,23 @@ public final class ViewGraph {
         public var version: Int
         /// The environment the root sees.
         public var environment: EnvironmentValues
+        /// The deepest a tree may nest: a node at this depth shows an ``InvalidView`` instead
+        /// of its body, so that a view that contains itself without end stops.
+        public var maximumDepth: Int
 
         /// Creates a configuration.
         /// - Parameters:
         ///   - version: The version ``VersionedView``s show.
         ///   - environment: The environment the root sees.
-        public init(version: Int = 1, environment: EnvironmentValues = EnvironmentValues()) {
+        ///   - maximumDepth: The deepest a tree may nest.
+        public init(
+            version: Int = 1,
+            environment: EnvironmentValues = EnvironmentValues(),
+            maximumDepth: Int = ViewGraph.maximumDepth
+        ) {
             self.version = version
             self.environment = environment
+            self.maximumDepth = maximumDepth
         }
 
         var rootEnvironment: EnvironmentValues {
@@ -66,10 +137,11 @@ public final class ViewGraph {
     /// Builds the graph of a statically typed root view.
     /// - Parameters:
     ///   - root: The root view.
-    ///   - configuration: The version and environment.
+    ///   - configuration: The version, environment and depth limit.
     public init<Root: View>(root: Root, configuration: Configuration = Configuration()) {
         rootEnvironment = configuration.rootEnvironment
-        var children = Children(node: nil)
+        maximumDepthAllowed = max(1, configuration.maximumDepth)
+        var children = Children()
         children.append(root)
         build(children.entries[0])
     }
@@ -77,18 +149,22 @@ public final class ViewGraph {
     /// Builds the graph of a root known only as `Any`.
     /// - Parameters:
     ///   - value: The root; a value that is not a view makes an ``InvalidView`` root.
-    ///   - configuration: The version and environment.
+    ///   - configuration: The version, environment and depth limit.
     public init(any value: Any, configuration: Configuration = Configuration()) {
         rootEnvironment = configuration.rootEnvironment
-        var children = Children(node: nil)
+        maximumDepthAllowed = max(1, configuration.maximumDepth)
+        var children = Children()
         children.append(any: value)
         build(children.entries[0])
     }
 
     private func build(_ entry: Children.Entry) {
-        lastEvaluatedTypes = []
-        root = entry.makeNode(self, nil, rootEnvironment)
-        root.evaluateAndClear()
+        func make<V: View>(_ view: V) -> NodeIndex {
+            makeNode(view, identity: entry.identity, parent: -1, depth: 0, environment: rootEnvironment)
+        }
+        rootIndex = make(entry.view)
+        work.append(rootIndex.index)
+        run()
         // Outputs registered after their reader was built mark it; show them now.
         evaluateInvalidated()
     }
@@ -98,6 +174,7 @@ public final class ViewGraph {
     /// - Returns: The type names of the nodes evaluated, as ``lastEvaluated``.
     @discardableResult
     public func update() -> [String] {
+        guard !isEvaluating else { return [] }
         lastEvaluatedTypes = []
         evaluateInvalidated()
         return lastEvaluated
@@ -107,15 +184,367 @@ public final class ViewGraph {
     /// output registered during a pass marks its reader, which the next round evaluates.
     private func evaluateInvalidated() {
         for _ in 0..<64 {
-            let changed = invalidation.take().compactMap { nodes[$0]?.node }
-            if changed.isEmpty { return }
-            for node in changed { node.needsEvaluation = true }
+            let marked = invalidated.filter(isLive)
+            invalidated = []
+            if marked.isEmpty { return }
             // Ancestors first: evaluating one reaches its marked descendants.
-            for node in changed.sorted(by: { $0.depth < $1.depth }) where node.needsEvaluation {
-                node.evaluateAndClear()
+            for node in marked.sorted(by: { records[Int($0.index)].depth < records[Int($1.index)].depth })
+            where isLive(node) && records[Int(node.index)].needsEvaluation {
+                work.append(node.index)
+                run()
             }
         }
     }
+
+    /// Marks a node for evaluation at the next update.
+    func invalidate(_ node: NodeIndex) {
+        guard isLive(node) else { return }
+        records[Int(node.index)].needsEvaluation = true
+        invalidated.append(node)
+    }
+
+    // MARK: Nodes
+
+    /// Whether a handle names a living node.
+    func isLive(_ node: NodeIndex) -> Bool {
+        node.index >= 0 && Int(node.index) < records.count && records[Int(node.index)].isLive
+            && records[Int(node.index)].generation == node.generation
+    }
+
+    /// The record of a living node.
+    func record(_ node: NodeIndex) -> NodeRecord { records[Int(node.index)] }
+
+    /// The handle of the node at a position.
+    private func handle(_ index: Int32) -> NodeIndex {
+        NodeIndex(index: index, generation: records[Int(index)].generation)
+    }
+
+    /// The children of a node, as handles.
+    func children(of node: NodeIndex) -> [NodeIndex] {
+        guard isLive(node) else { return [] }
+        let record = records[Int(node.index)]
+        let start = Int(record.childStart)
+        return (start..<start + Int(record.childCount)).map { handle(childBuffer[$0]) }
+    }
+
+    /// The parent of a node.
+    func parent(of node: NodeIndex) -> NodeIndex? {
+        guard isLive(node) else { return nil }
+        let parent = records[Int(node.index)].parent
+        return parent < 0 ? nil : handle(parent)
+    }
+
+    /// The type of a node's view.
+    func viewType(of node: NodeIndex) -> TypeMetadata {
+        guard isLive(node) else { return TypeMetadata(Void.self) }
+        return stores[Int(records[Int(node.index)].store)].viewType
+    }
+
+    /// A node's view with its properties installed.
+    func viewValue(of node: NodeIndex) -> Any {
+        guard isLive(node) else { return () }
+        let record = records[Int(node.index)]
+        return stores[Int(record.store)].viewValue(record.slot, node: node, graph: self)
+    }
+
+    /// What renderers show for a node.
+    func renderAttributes(of node: NodeIndex) -> RenderAttributes {
+        guard isLive(node) else { return RenderAttributes() }
+        let record = records[Int(node.index)]
+        return stores[Int(record.store)].renderAttributes(record.slot)
+    }
+
+    /// The nodes of a subtree, depth first, parents before children.
+    func subtree(of node: NodeIndex) -> [NodeIndex] {
+        guard isLive(node) else { return [] }
+        var result: [NodeIndex] = []
+        var stack = [node.index]
+        while let index = stack.popLast() {
+            result.append(handle(index))
+            let record = records[Int(index)]
+            let start = Int(record.childStart)
+            for position in (start..<start + Int(record.childCount)).reversed() {
+                stack.append(childBuffer[position])
+            }
+        }
+        return result
+    }
+
+    /// Every node, depth first.
+    public var allNodes: [ViewNode] { subtree(of: rootIndex).map { ViewNode(graph: self, index: $0) } }
+
+    /// The number of living nodes.
+    public var nodeCount: Int { records.count - freeRecords.count }
+
+    /// The store of a view type, made on first use.
+    private func store<V: View>(for type: V.Type) -> ViewStore<V> {
+        if let index = storeIndex[ObjectIdentifier(V.self)] {
+            // Made below for exactly this type.
+            return unsafeDowncast(stores[Int(index)], to: ViewStore<V>.self)
+        }
+        let store = ViewStore<V>(id: Int32(stores.count))
+        storeIndex[ObjectIdentifier(V.self)] = store.id
+        stores.append(store)
+        return store
+    }
+
+    private func makeNode<V: View>(
+        _ view: V,
+        identity: AnyHashable?,
+        parent: Int32,
+        depth: Int32,
+        environment: EnvironmentValues
+    ) -> NodeIndex {
+        let store = store(for: V.self)
+        let slot = store.insert(view)
+        var record = NodeRecord(store: store.id, slot: slot, parent: parent, depth: depth, environment: environment)
+        record.identity = identity
+        if let index = freeRecords.popLast() {
+            record.generation = records[Int(index)].generation
+            records[Int(index)] = record
+            return NodeIndex(index: index, generation: record.generation)
+        }
+        records.append(record)
+        return NodeIndex(index: Int32(records.count - 1), generation: 0)
+    }
+
+    // MARK: Evaluation
+
+    /// Runs the work list: evaluates marked nodes, and hands changed environments down to the
+    /// children of unmarked ones.
+    private func run() {
+        isEvaluating = true
+        defer { isEvaluating = false }
+        while let index = work.popLast() {
+            let record = records[Int(index)]
+            guard record.isLive else { continue }
+            if record.needsEvaluation {
+                evaluate(index)
+            } else if record.environmentChanged {
+                propagateEnvironment(index)
+            }
+        }
+    }
+
+    private func evaluate(_ index: Int32) {
+        records[Int(index)].needsEvaluation = false
+        records[Int(index)].environmentChanged = false
+        records[Int(index)].evaluationCount += 1
+        if records[Int(index)].hasEnvironmentReads {
+            environmentReads[index] = nil
+            records[Int(index)].hasEnvironmentReads = false
+        }
+        let record = records[Int(index)]
+        let store = stores[Int(record.store)]
+        lastEvaluatedTypes.append(store.viewType)
+        let environment = store.childEnvironment(record.slot, record.environment)
+        beginReconciliation(of: index, record: record, environment: environment)
+        var children = Children(graph: self, node: handle(index), environment: environment)
+        if Int(record.depth) >= maximumDepthAllowed, store.viewType != TypeMetadata(InvalidView.self) {
+            // A view whose body contains itself without end: stop with an error node, which
+            // has no children of its own.
+            children.append(
+                InvalidView(typeName: "\(store.viewType.name) nests deeper than \(maximumDepthAllowed) levels")
+            )
+        } else {
+            store.evaluate(record.slot, children: &children)
+        }
+        finishReconciliation()
+    }
+
+    /// Hands an unmarked node's new environment down to its children.
+    private func propagateEnvironment(_ index: Int32) {
+        records[Int(index)].environmentChanged = false
+        let record = records[Int(index)]
+        let environment = stores[Int(record.store)].childEnvironment(record.slot, record.environment)
+        let start = Int(record.childStart)
+        for position in (start..<start + Int(record.childCount)).reversed() {
+            let child = childBuffer[position]
+            give(environment, to: child)
+            if records[Int(child)].needsEvaluation || records[Int(child)].environmentChanged {
+                work.append(child)
+            }
+        }
+    }
+
+    /// Gives a reused child its parent's environment, and marks it when a value it read changed.
+    private func give(_ environment: EnvironmentValues, to child: Int32) {
+        if TypeMetadata.layoutEquals(records[Int(child)].environment, environment) { return }
+        records[Int(child)].environment = environment
+        records[Int(child)].environmentChanged = true
+        guard records[Int(child)].hasEnvironmentReads, let reads = environmentReads[child] else { return }
+        let record = records[Int(child)]
+        let childEnvironment = stores[Int(record.store)].childEnvironment(record.slot, environment)
+        if reads.contains(where: { !$0.isUnchanged(in: $0.inChildEnvironment ? childEnvironment : environment) }) {
+            records[Int(child)].needsEvaluation = true
+        }
+    }
+
+    private func beginReconciliation(of index: Int32, record: NodeRecord, environment: EnvironmentValues) {
+        reconciliation.parent = index
+        reconciliation.depth = record.depth + 1
+        reconciliation.environment = environment
+        reconciliation.previous.removeAll(keepingCapacity: true)
+        let start = Int(record.childStart)
+        reconciliation.previous.append(contentsOf: childBuffer[start..<start + Int(record.childCount)])
+        reconciliation.claimed.removeAll(keepingCapacity: true)
+        reconciliation.claimed.append(contentsOf: repeatElement(false, count: reconciliation.previous.count))
+        reconciliation.keyed = nil
+        reconciliation.next.removeAll(keepingCapacity: true)
+    }
+
+    /// Reconciles one child of the node being evaluated with its previous children.
+    func reconcileChild<V: View>(_ view: V, identity: AnyHashable?, branch: UInt8) {
+        let store = store(for: V.self)
+        var match: Int? = nil
+        if let identity {
+            if reconciliation.keyed == nil { indexKeyedChildren() }
+            match = reconciliation.keyed?.removeValue(forKey: ChildKey(identity: identity, store: store.id))
+        } else {
+            let position = reconciliation.next.count
+            if position < reconciliation.previous.count, !reconciliation.claimed[position] {
+                let previous = records[Int(reconciliation.previous[position])]
+                if previous.store == store.id, previous.identity == nil, previous.branch == branch { match = position }
+            }
+        }
+        if let match {
+            reconciliation.claimed[match] = true
+            let child = reconciliation.previous[match]
+            if store.receive(view, at: records[Int(child)].slot) { records[Int(child)].needsEvaluation = true }
+            give(reconciliation.environment, to: child)
+            reconciliation.next.append(child)
+        } else {
+            let child = makeNode(
+                view,
+                identity: identity,
+                parent: reconciliation.parent,
+                depth: reconciliation.depth,
+                environment: reconciliation.environment
+            )
+            records[Int(child.index)].branch = branch
+            reconciliation.next.append(child.index)
+        }
+    }
+
+    private func indexKeyedChildren() {
+        var keyed: [ChildKey: Int] = [:]
+        for (position, child) in reconciliation.previous.enumerated() {
+            let record = records[Int(child)]
+            guard let identity = record.identity else { continue }
+            // A duplicate identity keeps its first node; later ones are made anew.
+            let key = ChildKey(identity: identity, store: record.store)
+            if keyed[key] == nil { keyed[key] = position }
+        }
+        reconciliation.keyed = keyed
+    }
+
+    /// Removes the previous children nothing claimed, stores the new child list, and
+    /// schedules the children that must be evaluated or receive a new environment.
+    private func finishReconciliation() {
+        for (position, child) in reconciliation.previous.enumerated() where !reconciliation.claimed[position] {
+            remove(child)
+        }
+        let parent = Int(reconciliation.parent)
+        let count = reconciliation.next.count
+        if count > Int(records[parent].childCapacity) {
+            childGarbage += Int(records[parent].childCapacity)
+            records[parent].childStart = Int32(childBuffer.count)
+            records[parent].childCapacity = Int32(count)
+            childBuffer.append(contentsOf: reconciliation.next)
+        } else {
+            let start = Int(records[parent].childStart)
+            for (offset, child) in reconciliation.next.enumerated() { childBuffer[start + offset] = child }
+        }
+        records[parent].childCount = Int32(count)
+        for child in reconciliation.next.reversed()
+        where records[Int(child)].needsEvaluation || records[Int(child)].environmentChanged {
+            work.append(child)
+        }
+        if childGarbage > 4096, childGarbage > childBuffer.count / 2 { compactChildBuffer() }
+    }
+
+    /// Removes a node and its descendants, freeing their views, state and positions.
+    private func remove(_ index: Int32) {
+        var stack = [index]
+        while let current = stack.popLast() {
+            let record = records[Int(current)]
+            let store = stores[Int(record.store)]
+            let start = Int(record.childStart)
+            stack.append(contentsOf: childBuffer[start..<start + Int(record.childCount)])
+            childGarbage += Int(record.childCapacity)
+            for property in store.propertyPositions {
+                if let state = stateSlots.removeValue(forKey: StateKey(node: current, property: property)) {
+                    state.store.free(state.slot)
+                }
+            }
+            if record.hasEnvironmentReads { environmentReads[current] = nil }
+            if let collectors = writerCollectors.removeValue(forKey: current) {
+                let writer = NodeIndex(index: current, generation: record.generation)
+                for collector in collectors { collector.writerRemoved(writer) }
+            }
+            store.free(record.slot)
+            records[Int(current)].isLive = false
+            records[Int(current)].generation &+= 1
+            records[Int(current)].identity = nil
+            records[Int(current)].environment = EnvironmentValues()
+            records[Int(current)].childCount = 0
+            records[Int(current)].childCapacity = 0
+            freeRecords.append(current)
+        }
+    }
+
+    /// Rewrites the child buffer with only the ranges in use.
+    private func compactChildBuffer() {
+        var compacted = ContiguousArray<Int32>()
+        compacted.reserveCapacity(childBuffer.count - childGarbage)
+        for index in records.indices where records[index].isLive {
+            let start = Int(records[index].childStart)
+            let count = Int(records[index].childCount)
+            records[index].childStart = Int32(compacted.count)
+            records[index].childCapacity = Int32(count)
+            compacted.append(contentsOf: childBuffer[start..<start + count])
+        }
+        childBuffer = compacted
+        childGarbage = 0
+    }
+
+    // MARK: State and environment
+
+    /// The state slot of a node's property, made with its initial value on first use.
+    func stateLocation<Value>(node: NodeIndex, slot: Int, initial: Value) -> StateLocation<Value>? {
+        guard isLive(node) else { return nil }
+        let store: StateStore<Value>
+        if let existing = stateStores[ObjectIdentifier(Value.self)] {
+            // Made below for exactly this value type.
+            store = unsafeDowncast(existing, to: StateStore<Value>.self)
+        } else {
+            store = StateStore<Value>(graph: self)
+            stateStores[ObjectIdentifier(Value.self)] = store
+        }
+        let key = StateKey(node: node.index, property: slot)
+        if let existing = stateSlots[key], existing.store === store {
+            return store.location(existing.slot)
+        }
+        let location = store.allocate(initial, owner: node)
+        stateSlots[key] = (store, location.slot)
+        return location
+    }
+
+    /// Records an environment value a node read, so that a change of it evaluates the node.
+    func recordEnvironmentRead<Value>(
+        _ keyPath: KeyPath<EnvironmentValues, Value>,
+        value: Value,
+        node: NodeIndex,
+        inChildEnvironment: Bool = false
+    ) {
+        guard isLive(node) else { return }
+        records[Int(node.index)].hasEnvironmentReads = true
+        environmentReads[node.index, default: []].append(
+            TypedEnvironmentRead(keyPath: keyPath, value: value, inChildEnvironment: inChildEnvironment)
+        )
+    }
+
+    // MARK: Outputs
 
     /// Output collectors: per reader (keyed by its reference) and per key for aliases.
     private var collectors: [ObjectIdentifier: OutputCollector] = [:]
@@ -123,29 +552,54 @@ public final class ViewGraph {
     /// The collector with an identity, made on first use.
     func collector(for identity: ObjectIdentifier) -> OutputCollector {
         if let existing = collectors[identity] { return existing }
-        let collector = OutputCollector()
+        let collector = OutputCollector(graph: self)
         collectors[identity] = collector
         return collector
     }
 
-    func nextNodeID() -> Int {
-        lastNodeID += 1
-        return lastNodeID
+    /// The collectors each output writer registered with, to tell them when it goes away.
+    private var writerCollectors: [Int32: [OutputCollector]] = [:]
+
+    /// Remembers that a writer registered with a collector.
+    func watchWriter(_ writer: NodeIndex, collector: OutputCollector) {
+        guard isLive(writer) else { return }
+        if writerCollectors[writer.index]?.contains(where: { $0 === collector }) == true { return }
+        writerCollectors[writer.index, default: []].append(collector)
     }
 
-    /// Lets invalidations name a node.
-    func register(_ node: ViewNode) {
-        if nodes[node.id]?.node == nil { nodes[node.id] = WeakNode(node: node) }
+    /// The position of a node in a depth-first walk, as the path of child positions from the
+    /// root: outputs are reduced in this order.
+    func treeOrder(of node: NodeIndex) -> [Int32] {
+        var path: [Int32] = []
+        var current = node.index
+        while current >= 0, records[Int(current)].isLive {
+            let parent = records[Int(current)].parent
+            guard parent >= 0 else { break }
+            let record = records[Int(parent)]
+            let start = Int(record.childStart)
+            let position = (start..<start + Int(record.childCount)).first { childBuffer[$0] == current }
+            path.append(Int32((position ?? start) - start))
+            current = parent
+        }
+        return path.reversed()
     }
+}
 
-    func recordEvaluation(of node: ViewNode) {
-        lastEvaluatedTypes.append(node.viewType)
-    }
+/// An environment value a node read.
+protocol EnvironmentRead {
+    /// Whether the value is read from the environment the node's children see.
+    var inChildEnvironment: Bool { get }
+    /// Whether the value is the same in an environment.
+    @MainActor func isUnchanged(in environment: EnvironmentValues) -> Bool
+}
 
-    /// Every node, depth first.
-    public var allNodes: [ViewNode] { root.subtree }
+private struct TypedEnvironmentRead<Value>: EnvironmentRead {
+    let keyPath: KeyPath<EnvironmentValues, Value>
+    let value: Value
+    let inChildEnvironment: Bool
 
-    private struct WeakNode {
-        weak var node: ViewNode?
+    func isUnchanged(in environment: EnvironmentValues) -> Bool {
+        // Compared typed, by RuntimeMetadata's layout equality.
+        TypeMetadata.layoutEquals(environment[keyPath: keyPath], value)
     }
 }

@@ -2,108 +2,78 @@
 
 public import RuntimeMetadata
 
-/// A node of the resolved view tree: one view, held in typed storage by its subclass
-/// `Node<V>`, with its children, environment and state.
+/// A node of the resolved view tree, as a handle into its graph's arena: one view, held in
+/// the typed storage of its view type, with its children, environment and state.
+///
+/// A handle stays valid, and names the same node, for as long as the node lives: across
+/// updates, and across moves of a ``ForEach`` element. Once the node is removed, the handle
+/// reports no children, an empty value and ``isAlive`` `false`; a later node at the same
+/// position of the arena is a different node.
 @MainActor
-public class ViewNode {
+public struct ViewNode: Hashable, Identifiable {
     /// The graph that owns the node.
-    unowned let graph: ViewGraph
-    /// The number of ancestors: updates evaluate marked nodes ancestors first.
-    let depth: Int
-    /// The node's identity in its graph.
-    let id: Int
-    /// The children, in order.
-    public internal(set) var children: [ViewNode] = []
-    /// The identity the node's view got from its data (``ForEach``), if any.
-    var identity: AnyHashable?
-    /// The environment the node's view sees.
-    public internal(set) var environment: EnvironmentValues
-    /// The environment values the view read, to compare when the environment changes.
-    private var environmentReads: [(EnvironmentValues) -> Bool] = []
-    /// The state locations of the view's ``State`` properties, by property position.
-    private var stateLocations: [Int: any AnyStateLocation] = [:]
-    /// How many times the view's body (or a primitive's child list) was evaluated.
-    public internal(set) var evaluationCount = 0
+    nonisolated public let graph: ViewGraph
+    nonisolated let index: NodeIndex
 
-    init(graph: ViewGraph, parent: ViewNode?, environment: EnvironmentValues) {
+    init(graph: ViewGraph, index: NodeIndex) {
         self.graph = graph
-        self.depth = parent.map { $0.depth + 1 } ?? 0
-        self.id = graph.nextNodeID()
-        self.environment = environment
+        self.index = index
     }
+
+    /// The node's identity, stable for the node's life and unique in its graph.
+    nonisolated public var id: NodeID { NodeID(index: index) }
+
+    /// Whether the node is still in its graph.
+    public var isAlive: Bool { graph.isLive(index) }
+
+    /// The children, in order.
+    public var children: [ViewNode] { graph.children(of: index).map { ViewNode(graph: graph, index: $0) } }
+
+    /// The parent; `nil` for the root and for a removed node.
+    public var parent: ViewNode? { graph.parent(of: index).map { ViewNode(graph: graph, index: $0) } }
 
     /// The type of the node's view.
-    public var viewType: TypeMetadata { fatalError("overridden by Node") }
+    public var viewType: TypeMetadata { graph.viewType(of: index) }
 
-    /// The node's view, as `Any`.
-    public var viewValue: Any { fatalError("overridden by Node") }
+    /// The node's view, as `Any`, with its ``State`` and ``Environment`` properties connected to
+    /// the node: setting a state property of it changes the node's state.
+    public var viewValue: Any { graph.viewValue(of: index) }
+
+    /// The identity the node's data gave it (``ForEach``), if any.
+    public var dataIdentity: AnyHashable? { isAlive ? graph.record(index).identity : nil }
 
     /// What renderers show for the node itself.
-    public var renderAttributes: RenderAttributes { RenderAttributes() }
+    public var renderAttributes: RenderAttributes { graph.renderAttributes(of: index) }
 
-    /// The environment the children see.
-    var childEnvironment: EnvironmentValues { environment }
+    /// The environment the node's view sees.
+    public var environment: EnvironmentValues { isAlive ? graph.record(index).environment : EnvironmentValues() }
 
-    /// Evaluates the view's body or child list and reconciles the children.
-    func evaluate() {}
+    /// How many times the view's body (or a primitive's child list) was evaluated.
+    public var evaluationCount: Int { isAlive ? Int(graph.record(index).evaluationCount) : 0 }
 
-    /// Gives the node a new environment, and says whether the view read a value that changed.
-    /// Children see the change through their own check.
-    /// - Parameter newEnvironment: The parent's environment for its children.
-    /// - Returns: Whether the node must be evaluated again.
-    func receiveEnvironment(_ newEnvironment: EnvironmentValues) -> Bool {
-        environment = newEnvironment
-        return environmentReads.contains { isUnchanged in !isUnchanged(newEnvironment) }
+    /// The number of ancestors.
+    public var depth: Int { isAlive ? Int(graph.record(index).depth) : 0 }
+
+    /// The node and its descendants, depth first, parents before children.
+    public var subtree: [ViewNode] { graph.subtree(of: index).map { ViewNode(graph: graph, index: $0) } }
+
+    /// Whether two handles name the same node of the same graph.
+    nonisolated public static func == (lhs: ViewNode, rhs: ViewNode) -> Bool {
+        lhs.graph === rhs.graph && lhs.index == rhs.index
     }
 
-    /// Records an environment value the view read.
-    func recordEnvironmentRead<Value>(_ keyPath: KeyPath<EnvironmentValues, Value>, value: Value) {
-        // Compared typed, by RuntimeMetadata's layout equality, when the environment changes.
-        environmentReads.append { environment in TypeMetadata.layoutEquals(environment[keyPath: keyPath], value) }
+    /// Hashes the graph and the node's position and generation.
+    nonisolated public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(graph))
+        hasher.combine(index)
     }
+}
 
-    /// Forgets the reads of the last evaluation, before properties are installed again.
-    func clearEnvironmentReads() {
-        environmentReads.removeAll(keepingCapacity: true)
-    }
+/// The identity of a node in its graph: stable for the node's life, never reused by a later
+/// node.
+public struct NodeID: Hashable, Sendable, CustomStringConvertible {
+    let index: NodeIndex
 
-    /// The state location of a property, made on first use.
-    func stateLocation<Location: AnyStateLocation>(
-        slot: Int,
-        make: (Invalidation, Int) -> Location
-    ) -> Location {
-        if let existing = stateLocations[slot] as? Location { return existing }
-        graph.register(self)
-        let location = make(graph.invalidation, id)
-        stateLocations[slot] = location
-        return location
-    }
-
-    /// Whether the view changed, or its state or environment did, since its last evaluation.
-    var needsEvaluation = true
-
-    func evaluateAndClear() {
-        needsEvaluation = false
-        evaluate()
-    }
-
-    /// Hands an unchanged node's environment down to its children, which evaluate again only
-    /// when a value they read changed.
-    func propagateEnvironment() {
-        let environmentForChildren = childEnvironment
-        for child in children { child.refresh(in: environmentForChildren) }
-    }
-
-    /// Gives the node its parent's environment for its children, then evaluates it when it is
-    /// marked or read a value that changed, or hands the environment down otherwise.
-    /// - Parameter newEnvironment: The parent's environment for its children.
-    func refresh(in newEnvironment: EnvironmentValues) {
-        if receiveEnvironment(newEnvironment) { needsEvaluation = true }
-        if needsEvaluation { evaluateAndClear() } else { propagateEnvironment() }
-    }
-
-    /// The node and its descendants, depth first.
-    public var subtree: [ViewNode] {
-        [self] + children.flatMap(\.subtree)
-    }
+    /// The identity as text, such as `12.0`: the node's position and generation.
+    public var description: String { "\(index.index).\(index.generation)" }
 }

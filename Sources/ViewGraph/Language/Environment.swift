@@ -66,9 +66,11 @@ public struct Environment<Value>: GraphProperty {
         value ?? EnvironmentValues()[keyPath: keyPath]
     }
 
-    @MainActor mutating func install(in node: ViewNode, slot: Int) {
-        let current = node.environment[keyPath: keyPath]
-        node.recordEnvironmentRead(keyPath, value: current)
+    @MainActor mutating func install(in context: PropertyContext) {
+        let current = context.environment[keyPath: keyPath]
+        if context.recordsDependencies {
+            context.graph.recordEnvironmentRead(keyPath, value: current, node: context.node)
+        }
         value = current
     }
 }

@@ -16,6 +16,7 @@
 /// }
 /// Text("Hi").modifier(Card())
 /// ```
+@MainActor @preconcurrency
 public protocol ViewModifier {
     /// The type of view the modifier produces.
     associatedtype Body: View

@@ -4,6 +4,7 @@
 // its children, typed, through ``PrimitiveView``.
 
 /// A view the graph builds without a body: it lists its children and its render attributes.
+@MainActor
 protocol PrimitiveView {
     /// Adds the view's children, in order.
     /// - Parameter children: The list to add to.
@@ -159,8 +160,8 @@ public struct ConditionalContent<First: View, Second: View>: View, PrimitiveView
 
     @MainActor func makeChildren(_ children: inout Children) {
         switch storage {
-        case .first(let first): children.append(first)
-        case .second(let second): children.append(second)
+        case .first(let first): children.append(first, branch: 0)
+        case .second(let second): children.append(second, branch: 1)
         }
     }
 }
@@ -208,6 +209,17 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
         for element in data {
             children.append(content(element), identity: AnyHashable(element[keyPath: id]))
         }
+    }
+}
+
+extension ForEach where Data == Range<Int>, ID == Int {
+    /// Creates views for a range of integers, each identified by its value, as SwiftUI's
+    /// `ForEach(0..<count)` does.
+    /// - Parameters:
+    ///   - data: The range.
+    ///   - content: Builds an element's view.
+    public init(_ data: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) {
+        self.init(data, id: \.self, content: content)
     }
 }
 

@@ -1,28 +1,56 @@
 // State.swift
+//
+// State lives in the graph's arena: one typed store per value type (StateStore<Value>), a
+// slot per `@State` property of a living node. A `State` or `Binding` holds a location in the
+// store (the store, the slot, the slot's generation), so that two bindings to the same state
+// are equal by layout, and a location whose node went away reads its initial value and
+// ignores writes instead of touching the slot's next owner.
 
-/// A property the graph fills in before it evaluates a view's body: ``State`` and
-/// ``Environment``. The graph finds them by walking the view's stored properties through
-/// RuntimeMetadata's cached field model, and each one's conformance through its conformance
-/// cache, without `Mirror`.
+/// A property the graph fills in before it evaluates a view's body: ``State``,
+/// ``Environment`` and ``Binding``. The graph finds them by walking the view's stored
+/// properties through RuntimeMetadata's cached field model, and each one's conformance through
+/// its conformance cache, without `Mirror`.
+@MainActor
 protocol GraphProperty {
     /// Connects the property to the node that holds the view.
-    /// - Parameters:
-    ///   - node: The node.
-    ///   - slot: The property's position among the view's stored properties.
-    @MainActor mutating func install(in node: ViewNode, slot: Int)
+    /// - Parameter context: The node, its graph and environment, and the property's position.
+    @MainActor mutating func install(in context: PropertyContext)
 }
 
-/// Storage a view owns through the graph: it survives as long as the view's node, across
+/// Where a ``GraphProperty`` is installed.
+@MainActor
+struct PropertyContext {
+    /// The graph.
+    let graph: ViewGraph
+    /// The node that holds the view.
+    let node: NodeIndex
+    /// The property's position among the view's stored properties.
+    let slot: Int
+    /// The environment the view sees.
+    let environment: EnvironmentValues
+    /// Whether reads of the environment and of bindings are dependencies of this evaluation
+    /// (they are not when a view is only handed out, as ``ViewNode/viewValue``).
+    let recordsDependencies: Bool
+}
+
+/// Storage a view owns through the graph: it lives as long as the view's node, across
 /// evaluations of its parent, and changing it evaluates the view's body again.
 ///
 /// ```swift
 /// struct Counter: View {
 ///     @State var count = 0
-///     var body: some View { Text("\(count)") }
+///     var body: some View {
+///         Button("\(count)") { count += 1 }
+///     }
 /// }
 /// ```
+///
+/// The value may be of any type: state is read and written on the main actor, where the
+/// graph lives, so it needs no `Sendable` conformance. Before the graph installs it (a view
+/// value made but not yet placed in a graph), the property reads its initial value and ignores
+/// writes.
 @propertyWrapper
-public struct State<Value: Sendable>: GraphProperty, Sendable {
+public struct State<Value>: GraphProperty {
     let initialValue: Value
     var location: StateLocation<Value>?
 
@@ -32,86 +60,208 @@ public struct State<Value: Sendable>: GraphProperty, Sendable {
         initialValue = wrappedValue
     }
 
-    /// The current value. Setting it marks the view's node for evaluation at the next update.
-    public var wrappedValue: Value {
+    /// Creates state with its initial value.
+    /// - Parameter initialValue: The value before any change.
+    public init(initialValue: Value) {
+        self.initialValue = initialValue
+    }
+
+    /// The current value. Setting it evaluates the view's body at the graph's next update.
+    @MainActor public var wrappedValue: Value {
         get { location?.value ?? initialValue }
         nonmutating set { location?.value = newValue }
     }
 
-    /// A binding to the value, to hand to a descendant.
-    public var projectedValue: Binding<Value> {
-        Binding(get: { wrappedValue }, set: { wrappedValue = $0 })
+    /// A binding to the value, to hand to a descendant: `$count`.
+    @MainActor public var projectedValue: Binding<Value> {
+        if let location { return Binding(location: location) }
+        return .constant(initialValue)
     }
 
-    @MainActor mutating func install(in node: ViewNode, slot: Int) {
-        let initial = initialValue
-        location = node.stateLocation(slot: slot) { invalidation, id in
-            StateLocation(initial, invalidation: invalidation, nodeID: id)
-        }
+    mutating func install(in context: PropertyContext) {
+        location = context.graph.stateLocation(node: context.node, slot: context.slot, initial: initialValue)
     }
 }
 
-/// A reference to a value owned elsewhere.
-public struct Binding<Value> {
-    private let get: () -> Value
-    private let set: (Value) -> Void
+/// A reference to a value owned elsewhere: a ``State`` of an ancestor (`$count`), a constant,
+/// or a pair of accessors.
+///
+/// ```swift
+/// struct Stepper: View {
+///     @Binding var value: Int
+///     var body: some View { Button("+") { value += 1 } }
+/// }
+///
+/// struct Screen: View {
+///     @State var count = 0
+///     var body: some View { Stepper(value: $count) }
+/// }
+/// ```
+///
+/// A view that holds a binding to state is evaluated again when the state changes, even when
+/// its parent's body is not. Two bindings to the same state are equal, so a parent evaluated
+/// again does not evaluate a child only because it made a new binding.
+@propertyWrapper
+public struct Binding<Value>: GraphProperty {
+    enum Storage {
+        case location(StateLocation<Value>)
+        case constant(Value)
+        case accessors(get: () -> Value, set: (Value) -> Void)
+    }
+
+    let storage: Storage
+
+    init(location: StateLocation<Value>) {
+        storage = .location(location)
+    }
 
     /// Creates a binding from its accessors.
     /// - Parameters:
     ///   - get: Reads the value.
     ///   - set: Writes the value.
     public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
-        self.get = get
-        self.set = set
+        storage = .accessors(get: get, set: set)
+    }
+
+    /// A binding to a value that never changes; writes are ignored.
+    /// - Parameter value: The value.
+    /// - Returns: The binding.
+    public static func constant(_ value: Value) -> Binding<Value> {
+        Binding(storage: .constant(value))
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// Creates the property from a binding, as `@Binding var value: Int` is initialized with
+    /// `$count`.
+    /// - Parameter projectedValue: The binding.
+    public init(projectedValue: Binding<Value>) {
+        self = projectedValue
     }
 
     /// The value.
-    public var wrappedValue: Value {
-        get { get() }
-        nonmutating set { set(newValue) }
+    @MainActor public var wrappedValue: Value {
+        get {
+            switch storage {
+            case .location(let location): location.value ?? location.initialValue
+            case .constant(let value): value
+            case .accessors(let get, _): get()
+            }
+        }
+        nonmutating set {
+            switch storage {
+            case .location(let location): location.value = newValue
+            case .constant: break
+            case .accessors(_, let set): set(newValue)
+            }
+        }
+    }
+
+    /// The binding itself: `$value` hands it on.
+    public var projectedValue: Binding<Value> { self }
+
+    mutating func install(in context: PropertyContext) {
+        // The node depends on the state it reads through the binding.
+        guard context.recordsDependencies, case .location(let location) = storage else { return }
+        location.store.addDependent(context.node, slot: location.slot, generation: location.generation)
     }
 }
 
-/// The node-owned storage of one ``State`` property.
-final class StateLocation<Value: Sendable>: AnyStateLocation, Sendable {
-    private let storage: Locked<Value>
-    private let invalidation: Invalidation
-    private let nodeID: Int
+/// A slot of a ``StateStore``, as a ``State`` or ``Binding`` holds it.
+@MainActor
+struct StateLocation<Value> {
+    let store: StateStore<Value>
+    let slot: Int32
+    let generation: UInt32
+    /// The value the state started with, read once the slot's node went away.
+    let initialValue: Value
 
-    init(_ value: Value, invalidation: Invalidation, nodeID: Int) {
-        storage = Locked(value)
-        self.invalidation = invalidation
-        self.nodeID = nodeID
-    }
-
-    var value: Value {
-        get { storage.withLock { $0 } }
-        set {
-            storage.withLock { $0 = newValue }
-            invalidation.invalidate(nodeID)
+    /// The value, or `nil` when the slot's node went away.
+    var value: Value? {
+        get { store.read(slot, generation: generation) }
+        nonmutating set {
+            guard let newValue else { return }
+            store.write(newValue, slot: slot, generation: generation)
         }
     }
 }
 
-/// Any state location, as a node keeps them.
-protocol AnyStateLocation: AnyObject, Sendable {}
+/// The graph's storage for the state values of one type.
+@MainActor
+class AnyStateStore {
+    /// Frees a slot, when its node goes away.
+    func free(_ slot: Int32) {}
+}
 
-/// The nodes whose state changed since the last update, safe to mark from any thread.
-final class Invalidation: Sendable {
-    private let pending = Locked<Set<Int>>([])
+/// The state values of one type, in slots.
+@MainActor
+final class StateStore<Value>: AnyStateStore {
+    private var values: ContiguousArray<Value?> = []
+    private var initialValues: ContiguousArray<Value?> = []
+    private var generations: ContiguousArray<UInt32> = []
+    private var owners: ContiguousArray<NodeIndex> = []
+    /// Nodes that read a slot through a binding, for slots that have any.
+    private var dependents: [Int32: [NodeIndex]] = [:]
+    private var freeSlots: [Int32] = []
+    unowned let graph: ViewGraph
 
-    /// Marks a node for evaluation.
-    /// - Parameter nodeID: The node.
-    func invalidate(_ nodeID: Int) {
-        _ = pending.withLock { $0.insert(nodeID) }
+    init(graph: ViewGraph) {
+        self.graph = graph
     }
 
-    /// Takes the marked nodes.
-    /// - Returns: The nodes marked since the last call.
-    func take() -> Set<Int> {
-        pending.withLock { pending in
-            defer { pending = [] }
-            return pending
+    /// Makes a slot for a node's state.
+    func allocate(_ value: Value, owner: NodeIndex) -> StateLocation<Value> {
+        if let slot = freeSlots.popLast() {
+            let index = Int(slot)
+            values[index] = value
+            initialValues[index] = value
+            owners[index] = owner
+            return StateLocation(store: self, slot: slot, generation: generations[index], initialValue: value)
         }
+        values.append(value)
+        initialValues.append(value)
+        generations.append(0)
+        owners.append(owner)
+        return StateLocation(store: self, slot: Int32(values.count - 1), generation: 0, initialValue: value)
+    }
+
+    /// The location of a slot in use.
+    func location(_ slot: Int32) -> StateLocation<Value>? {
+        let index = Int(slot)
+        guard let initialValue = initialValues[index] else { return nil }
+        return StateLocation(store: self, slot: slot, generation: generations[index], initialValue: initialValue)
+    }
+
+    func read(_ slot: Int32, generation: UInt32) -> Value? {
+        let index = Int(slot)
+        guard generations[index] == generation else { return nil }
+        return values[index]
+    }
+
+    func write(_ value: Value, slot: Int32, generation: UInt32) {
+        let index = Int(slot)
+        guard generations[index] == generation, values[index] != nil else { return }
+        values[index] = value
+        graph.invalidate(owners[index])
+        if let readers = dependents[slot] {
+            for reader in readers { graph.invalidate(reader) }
+        }
+    }
+
+    func addDependent(_ node: NodeIndex, slot: Int32, generation: UInt32) {
+        guard generations[Int(slot)] == generation, owners[Int(slot)] != node else { return }
+        if dependents[slot]?.contains(node) == true { return }
+        dependents[slot, default: []].append(node)
+    }
+
+    override func free(_ slot: Int32) {
+        let index = Int(slot)
+        values[index] = nil
+        initialValues[index] = nil
+        generations[index] &+= 1
+        dependents[slot] = nil
+        freeSlots.append(slot)
     }
 }

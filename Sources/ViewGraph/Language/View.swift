@@ -17,6 +17,7 @@
 ///     }
 /// }
 /// ```
+@MainActor @preconcurrency
 public protocol View {
     /// The type of view this view is made of.
     associatedtype Body: View

@@ -15,7 +15,7 @@
 ///     }
 /// }
 /// ```
-@resultBuilder
+@MainActor @preconcurrency @resultBuilder
 public enum ViewBuilder {
     /// An empty closure builds an ``EmptyView``.
     public static func buildBlock() -> EmptyView { EmptyView() }

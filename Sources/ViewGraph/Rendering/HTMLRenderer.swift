@@ -58,22 +58,59 @@ public struct HTMLRenderer: Sendable {
         return html
     }
 
+    /// One step of the renderer's walk: a node to open, or an element to close.
+    private enum Step {
+        case open(ViewNode, depth: Int)
+        case close(String, depth: Int)
+    }
+
+    /// Renders a subtree with its own stack, so that a tree of any depth renders. Indentation
+    /// stops growing at ``TextRenderer/maximumIndentation`` levels.
     @MainActor
-    private func render(_ node: ViewNode, depth: Int, into html: inout String) {
+    private func render(_ root: ViewNode, depth rootDepth: Int, into html: inout String) {
+        var steps: [Step] = [.open(root, depth: rootDepth)]
+        while let step = steps.popLast() {
+            switch step {
+            case .close(let element, let depth):
+                html += "\(Self.indent(depth))</\(element)>\n"
+            case .open(let node, let depth):
+                let children = node.children
+                guard let element = open(node, depth: depth, into: &html) else {
+                    // A node that adds no element renders its children in its place.
+                    for child in children.reversed() { steps.append(.open(child, depth: depth)) }
+                    continue
+                }
+                if element.isEmpty { continue }
+                steps.append(.close(element, depth: depth))
+                for child in children.reversed() { steps.append(.open(child, depth: depth + 1)) }
+            }
+        }
+    }
+
+    private static func indent(_ depth: Int) -> String {
+        String(repeating: "  ", count: min(depth, TextRenderer.maximumIndentation))
+    }
+
+    /// Writes a node's opening tag, or its whole element when it has no children to show.
+    /// - Returns: The element to close after the children; `""` when the node is complete;
+    ///   `nil` when the node adds no element.
+    @MainActor
+    private func open(_ node: ViewNode, depth: Int, into html: inout String) -> String? {
         let attributes = node.renderAttributes
-        let indent = String(repeating: "  ", count: depth)
+        let indent = Self.indent(depth)
         var styles: [String] = []
         var classes = attributes.classNames
         if let padding = attributes.padding { styles.append("padding: \(padding)px") }
         var extra = ""
         if let tag = attributes.tag { extra += " data-tag=\"\(Self.escape(tag))\"" }
-        let element: String?
+        let element: String
         switch attributes.role {
         case .container:
-            element = styles.isEmpty && classes.isEmpty && extra.isEmpty ? nil : "div"
+            guard !(styles.isEmpty && classes.isEmpty && extra.isEmpty) else { return nil }
+            element = "div"
         case .text(let text):
             html += "\(indent)<p\(Self.attributes(classes, styles))\(extra)>\(Self.escape(text))</p>\n"
-            return
+            return ""
         case .stack(let axis, let spacing):
             styles.insert("display: flex", at: 0)
             styles.insert("flex-direction: \(axis == .vertical ? "column" : "row")", at: 1)
@@ -82,15 +119,10 @@ public struct HTMLRenderer: Sendable {
         case .error(let reason):
             classes.append("vg-error")
             html += "\(indent)<p\(Self.attributes(classes, styles))\(extra)>\(Self.escape(reason))</p>\n"
-            return
-        }
-        guard let element else {
-            for child in node.children { render(child, depth: depth, into: &html) }
-            return
+            return ""
         }
         html += "\(indent)<\(element)\(Self.attributes(classes, styles))\(extra)>\n"
-        for child in node.children { render(child, depth: depth + 1, into: &html) }
-        html += "\(indent)</\(element)>\n"
+        return element
     }
 
     private static func attributes(_ classes: [String], _ styles: [String]) -> String {

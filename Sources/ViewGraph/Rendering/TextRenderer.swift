@@ -18,19 +18,31 @@ public struct TextRenderer: Sendable {
         self.qualifiedNames = qualifiedNames
     }
 
+    /// The deepest indentation, in levels: a line deeper than this is indented this far and
+    /// starts with its depth, `[depth 70]`, so that the text of a tree nested thousands of
+    /// levels deep grows with the number of nodes, not with its square.
+    public static let maximumIndentation = 64
+
     /// Renders a graph.
     /// - Parameter graph: The graph.
     /// - Returns: The text, one line per node.
     @MainActor
     public func render(_ graph: ViewGraph) -> String {
         var lines: [String] = []
-        render(graph.root, depth: 0, into: &lines)
+        // The renderer keeps its own stack, so a tree of any depth renders.
+        var stack: [(node: ViewNode, depth: Int)] = [(graph.root, 0)]
+        while let (node, depth) = stack.popLast() {
+            lines.append(line(for: node, depth: depth))
+            for child in node.children.reversed() { stack.append((child, depth + 1)) }
+        }
         return lines.joined(separator: "\n")
     }
 
     @MainActor
-    private func render(_ node: ViewNode, depth: Int, into lines: inout [String]) {
-        var line = String(repeating: "  ", count: depth) + typeName(node)
+    private func line(for node: ViewNode, depth: Int) -> String {
+        var line = String(repeating: "  ", count: min(depth, Self.maximumIndentation))
+        if depth > Self.maximumIndentation { line += "[depth \(depth)] " }
+        line += typeName(node)
         let attributes = node.renderAttributes
         switch attributes.role {
         case .container: break
@@ -41,8 +53,7 @@ public struct TextRenderer: Sendable {
         if let padding = attributes.padding { line += " [padding \(padding)]" }
         if let tag = attributes.tag { line += " [tag \(tag)]" }
         if !attributes.classNames.isEmpty { line += " [class \(attributes.classNames.joined(separator: " "))]" }
-        lines.append(line)
-        for child in node.children { render(child, depth: depth + 1, into: &lines) }
+        return line
     }
 
     @MainActor
