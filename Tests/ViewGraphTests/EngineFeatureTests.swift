@@ -51,7 +51,10 @@ struct SidebarContext: StyleContext {}
 struct ContextualLabel: View {
     var body: some View {
         Text("label")
-            .modifier(StyleContextConditionalModifier(predicate: StackStyleContext.self) { PaddingModifier(amount: 4) })
+            .modifier(
+                StyleContextConditionalModifier(predicate: ScrollViewStyleContext.self) { PaddingModifier(amount: 4) }
+            )
+            .modifier(StyleContextConditionalModifier(predicate: NoStyleContext.self) { ClassModifier(name: "none") })
             .modifier(
                 StyleContextConditionalModifier(predicate: SidebarContext.self) { ClassModifier(name: "sidebar") }
             )
@@ -195,17 +198,22 @@ struct EngineFeatureTests {
         #expect(render(graph).components(separatedBy: "Text \"+\"").count == 3)
     }
 
-    @Test("StyleContext: conditional modifiers apply only in their context")
+    @Test("StyleContext, as Engine's README shows it: a scroll view sets its context, stacks set none")
     func styleContext() {
+        // Outside any container: the "none" predicate matches, the scroll-view one does not.
         let alone = render(ViewGraph(root: ContextualLabel()))
-        #expect(!alone.contains("[padding") && !alone.contains("[class"))
+        #expect(alone.contains("[class none]") && !alone.contains("[padding"))
+        // A stack sets no context: the same as outside.
         let stacked = render(ViewGraph(root: Stack(.vertical) { ContextualLabel() }))
-        #expect(stacked.contains("[padding 4]") && !stacked.contains("[class sidebar]"))
+        #expect(stacked.contains("[class none]") && !stacked.contains("[padding"))
+        // Inside a scroll view, through a stack: the scroll-view predicate matches, "none" does not.
+        let scrolled = render(ViewGraph(root: ScrollView { Stack(.vertical) { ContextualLabel() } }))
+        #expect(scrolled.contains("[padding 4]") && !scrolled.contains("[class none]"))
+        // A list sets its own context: the innermost context decides.
+        let listed = render(ViewGraph(root: ScrollView { List { ContextualLabel() } }))
+        #expect(!listed.contains("[padding") && !listed.contains("[class none]"))
         let sidebar = render(ViewGraph(root: Stack(.vertical) { ContextualLabel() }.styleContext(SidebarContext.self)))
-        // The innermost context is the stack's: the sidebar modifier does not apply inside it.
-        #expect(sidebar.contains("[padding 4]") && !sidebar.contains("[class sidebar]"))
-        let direct = render(ViewGraph(root: ContextualLabel().styleContext(SidebarContext.self)))
-        #expect(direct.contains("[class sidebar]") && !direct.contains("[padding"))
+        #expect(sidebar.contains("[class sidebar]") && !sidebar.contains("[padding"))
         #expect(NoStyleContext.evaluate(StyleContextInputs()))
     }
 

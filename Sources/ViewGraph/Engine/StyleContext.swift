@@ -44,8 +44,11 @@ public struct NoStyleContext: StyleContext {
     public static func evaluate(_ input: StyleContextInputs) -> Bool { input.contexts.isEmpty }
 }
 
-/// The context a ``Stack`` sets for its children.
-public struct StackStyleContext: StyleContext {}
+/// The context a ``ScrollView`` sets for its content. Stacks and groups set none.
+public struct ScrollViewStyleContext: StyleContext {}
+
+/// The context a ``List`` sets for its rows.
+public struct ListStyleContext: StyleContext {}
 
 /// The style contexts above a view.
 public struct StyleContextInputs: Equatable, Sendable {

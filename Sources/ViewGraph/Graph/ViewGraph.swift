@@ -278,9 +278,8 @@ public final class ViewGraph {
 
     /// The store of a view type, made on first use.
     private func store<V: View>(for type: V.Type) -> ViewStore<V> {
-        if let index = storeIndex[ObjectIdentifier(V.self)] {
-            // Made below for exactly this type.
-            return unsafeDowncast(stores[Int(index)], to: ViewStore<V>.self)
+        if let index = storeIndex[ObjectIdentifier(V.self)], let store = stores[Int(index)] as? ViewStore<V> {
+            return store
         }
         let store = ViewStore<V>(id: Int32(stores.count))
         storeIndex[ObjectIdentifier(V.self)] = store.id
@@ -514,9 +513,8 @@ public final class ViewGraph {
     func stateLocation<Value>(node: NodeIndex, slot: Int, initial: Value) -> StateLocation<Value>? {
         guard isLive(node) else { return nil }
         let store: StateStore<Value>
-        if let existing = stateStores[ObjectIdentifier(Value.self)] {
-            // Made below for exactly this value type.
-            store = unsafeDowncast(existing, to: StateStore<Value>.self)
+        if let existing = stateStores[ObjectIdentifier(Value.self)] as? StateStore<Value> {
+            store = existing
         } else {
             store = StateStore<Value>(graph: self)
             stateStores[ObjectIdentifier(Value.self)] = store

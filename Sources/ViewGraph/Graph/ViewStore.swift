@@ -41,17 +41,19 @@ final class ViewStore<V: View>: AnyViewStore {
     private var views: ContiguousArray<V?> = []
     private var freeSlots: [Int32] = []
     /// The view's ``State``, ``Environment`` and ``Binding`` properties, found once from the
-    /// cached field model.
-    private let properties: [(slot: Int, field: Field)]
-    override var propertyPositions: [Int] { positions }
-    private let positions: [Int]
-    /// Whether `V` is a primitive (its `Body` is `Never`).
-    private let isPrimitive = V.Body.self == Never.self
+    /// cached field model, each with its type opened as a ``GraphProperty``.
+    private let properties: [PropertyField]
+    override var propertyPositions: [Int] { properties.map(\.position) }
+    /// The view type opened as a ``PrimitiveView``, once: the views are handed to it typed,
+    /// never boxed in an existential.
+    private let primitive: (any PrimitiveView.Type)?
 
     init(id: Int32) {
         let type = TypeMetadata(V.self)
         properties = PropertyFields.of(type)
-        positions = properties.map(\.slot)
+        primitive =
+            V.Body.self == Never.self
+            ? PrimitiveResolution.primitiveProtocol?.open(V.self, as: (any PrimitiveView.Type).self) : nil
         super.init(id: id, viewType: type)
     }
 
@@ -81,62 +83,90 @@ final class ViewStore<V: View>: AnyViewStore {
     }
 
     /// The view in a slot with its properties installed.
-    private func installed(_ slot: Int32, node: NodeIndex, graph: ViewGraph, recordsDependencies: Bool) -> V {
-        // Always set: a slot is read only while its node lives.
-        var view = views[Int(slot)]!
+    private func installed(_ slot: Int32, node: NodeIndex, graph: ViewGraph, recordsDependencies: Bool) -> V? {
+        guard var view = views[Int(slot)] else { return nil }
         guard !properties.isEmpty else { return view }
         let environment = graph.record(node).environment
-        for (position, field) in properties {
-            guard let value = try? field.value(in: view),
-                var property = PrimitiveResolution.propertyProtocol?.open(value, as: (any GraphProperty).self)
-            else { continue }
-            property.install(
-                in: PropertyContext(
+        for property in properties {
+            property.type.install(
+                field: property.field,
+                in: &view,
+                context: PropertyContext(
                     graph: graph,
                     node: node,
-                    slot: position,
+                    slot: property.position,
                     environment: environment,
                     recordsDependencies: recordsDependencies
                 )
             )
-            try? field.setValue(property, in: &view)
         }
         return view
     }
 
     override func evaluate(_ slot: Int32, children: inout Children) {
-        let view = installed(slot, node: children.nodeIndex, graph: children.graph!, recordsDependencies: true)
-        if isPrimitive {
-            if PrimitiveResolution.primitiveProtocol?.withOpened(
-                view,
-                as: (any PrimitiveView).self,
-                { $0.makeChildren(&children) }
-            ) == nil {
-                children.append(InvalidView(typeName: "\(viewType.name) has no body"))
-            }
+        guard let graph = children.graph,
+            let view = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
+        else { return }
+        if let primitive {
+            primitive.makeChildren(of: view, into: &children)
+        } else if V.Body.self == Never.self {
+            children.append(InvalidView(typeName: "\(viewType.name) has no body"))
         } else {
             children.append(view.body)
         }
     }
 
     override func viewValue(_ slot: Int32, node: NodeIndex, graph: ViewGraph) -> Any {
-        installed(slot, node: node, graph: graph, recordsDependencies: false)
+        installed(slot, node: node, graph: graph, recordsDependencies: false) ?? ()
     }
 
     override func renderAttributes(_ slot: Int32) -> RenderAttributes {
-        guard isPrimitive, let view = views[Int(slot)] else { return RenderAttributes() }
-        return PrimitiveResolution.primitiveProtocol?.withOpened(view, as: (any PrimitiveView).self) {
-            $0.renderAttributes
-        } ?? RenderAttributes()
+        guard let primitive, let view = views[Int(slot)] else { return RenderAttributes() }
+        return primitive.renderAttributes(of: view)
     }
 
     override func childEnvironment(_ slot: Int32, _ environment: EnvironmentValues) -> EnvironmentValues {
-        guard isPrimitive, let view = views[Int(slot)] else { return environment }
+        guard let primitive, let view = views[Int(slot)] else { return environment }
         var environment = environment
-        PrimitiveResolution.primitiveProtocol?.withOpened(view, as: (any PrimitiveView).self) {
-            $0.transformEnvironment(&environment)
-        }
+        primitive.transformEnvironment(&environment, by: view)
         return environment
+    }
+}
+
+/// A ``GraphProperty`` stored property of a view type.
+struct PropertyField {
+    /// The property's position among the view's stored properties.
+    let position: Int
+    /// The property.
+    let field: Field
+    /// Its type, opened as a ``GraphProperty``.
+    let type: any GraphProperty.Type
+}
+
+extension GraphProperty {
+    /// Installs the property stored in a field of a view: read typed, installed, written back.
+    static func install<Root>(field: Field, in root: inout Root, context: PropertyContext) {
+        guard var property = try? field.value(in: root, as: Self.self) else { return }
+        property.install(in: context)
+        try? field.setValue(property, in: &root)
+    }
+}
+
+extension PrimitiveView {
+    /// Lists the children of a view of this type, handed over by a store whose view type is
+    /// this one.
+    static func makeChildren<V>(of view: V, into children: inout Children) {
+        (view as? Self)?.makeChildren(&children)
+    }
+
+    /// The render attributes of a view of this type.
+    static func renderAttributes<V>(of view: V) -> RenderAttributes {
+        (view as? Self)?.renderAttributes ?? RenderAttributes()
+    }
+
+    /// Changes the environment by a view of this type.
+    static func transformEnvironment<V>(_ environment: inout EnvironmentValues, by view: V) {
+        (view as? Self)?.transformEnvironment(&environment)
     }
 }
 
@@ -149,15 +179,15 @@ enum PrimitiveResolution {
 
 /// The stored properties of view types that are ``State``, ``Environment`` or ``Binding``.
 enum PropertyFields {
-    /// The properties of a view type, with their positions, from the cached field model and
-    /// conformance cache.
-    static func of(_ type: TypeMetadata) -> [(slot: Int, field: Field)] {
+    /// The properties of a view type, from the cached field model and conformance cache.
+    static func of(_ type: TypeMetadata) -> [PropertyField] {
         guard let fields = try? type.fields, let property = PrimitiveResolution.propertyProtocol else { return [] }
-        var properties: [(slot: Int, field: Field)] = []
-        for (slot, field) in fields.enumerated() {
-            if let fieldType = field.type, property.conformance(of: fieldType) != nil {
-                properties.append((slot, field))
-            }
+        var properties: [PropertyField] = []
+        for (position, field) in fields.enumerated() {
+            guard let fieldType = field.type?.type,
+                let opened = property.open(fieldType, as: (any GraphProperty.Type).self)
+            else { continue }
+            properties.append(PropertyField(position: position, field: field, type: opened))
         }
         return properties
     }

@@ -105,9 +105,57 @@ public struct Stack<Content: View>: View, PrimitiveView {
     public typealias Body = Never
 
     @MainActor func makeChildren(_ children: inout Children) { children.append(content) }
+    // A stack sets no style context, as SwiftUI's stacks set none.
     var renderAttributes: RenderAttributes { RenderAttributes(role: .stack(axis, spacing: spacing)) }
+}
+
+/// A scrollable region; it sets ``ScrollViewStyleContext`` for its content, as SwiftUI's
+/// `ScrollView` does.
+public struct ScrollView<Content: View>: View, PrimitiveView {
+    /// The scroll direction.
+    public var axis: Axis
+    /// The content.
+    public var content: Content
+
+    /// Creates a scroll view.
+    /// - Parameters:
+    ///   - axis: The scroll direction.
+    ///   - content: The content.
+    public init(_ axis: Axis = .vertical, @ViewBuilder content: () -> Content) {
+        self.axis = axis
+        self.content = content()
+    }
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+
+    func makeChildren(_ children: inout Children) { children.append(content) }
+    var renderAttributes: RenderAttributes { RenderAttributes(role: .stack(axis, spacing: 0), classNames: ["scroll"]) }
     func transformEnvironment(_ environment: inout EnvironmentValues) {
-        environment.styleContext.contexts.append(ObjectIdentifier(StackStyleContext.self))
+        environment.styleContext.contexts.append(ObjectIdentifier(ScrollViewStyleContext.self))
+    }
+}
+
+/// A list of rows; it sets ``ListStyleContext`` for its rows, as SwiftUI's `List` does.
+public struct List<Content: View>: View, PrimitiveView {
+    /// The rows.
+    public var content: Content
+
+    /// Creates a list.
+    /// - Parameter content: The rows.
+    public init(@ViewBuilder content: () -> Content) {
+        self.content = content()
+    }
+
+    /// Primitive views have no body.
+    public typealias Body = Never
+
+    func makeChildren(_ children: inout Children) { children.append(content) }
+    var renderAttributes: RenderAttributes {
+        RenderAttributes(role: .stack(.vertical, spacing: 0), classNames: ["list"])
+    }
+    func transformEnvironment(_ environment: inout EnvironmentValues) {
+        environment.styleContext.contexts.append(ObjectIdentifier(ListStyleContext.self))
     }
 }
 
