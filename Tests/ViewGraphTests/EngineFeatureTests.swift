@@ -117,10 +117,13 @@ struct NavigationTitle: ViewOutputAlias {
 }
 
 struct TitledScreen: View {
+    var title = "Detail"
     var body: some View {
-        Stack(.vertical) {
-            NavigationTitle()
-            Text("body").viewOutputAlias(NavigationTitle.self) { Text("Detail") }
+        ViewOutputAliasReader(NavigationTitle.self) {
+            Stack(.vertical) {
+                NavigationTitle()
+                Text("body").viewOutputAlias(NavigationTitle.self) { Text(title) }
+            }
         }
     }
 }
@@ -267,7 +270,7 @@ struct EngineFeatureTests {
         #expect(render(graph).contains("Text \"Save All\""))
     }
 
-    @Test("ViewOutputAlias: a sibling's definition shows in the alias")
+    @Test("ViewOutputAlias: a definition in the same reader shows in the alias; outside any reader, the default")
     func viewOutputAlias() throws {
         let graph = ViewGraph(root: TitledScreen())
         let alias = try #require(node(ViewOutputAliasBody<NavigationTitle>.self, in: graph))
@@ -275,6 +278,60 @@ struct EngineFeatureTests {
         #expect(render(graph).contains("Text \"Detail\""))
         let empty = ViewGraph(root: NavigationTitle())
         #expect(empty.root.children.first?.children.map(\.viewType) == [TypeMetadata(EmptyView.self)])
+        // Without a reader, a definition reaches no alias.
+        let unscoped = ViewGraph(
+            root: Group {
+                NavigationTitle()
+                Text("body").viewOutputAlias(NavigationTitle.self) { Text("lost") }
+            }
+        )
+        #expect(!render(unscoped).contains("lost"))
+    }
+
+    @Test("ViewOutputAlias is scoped to its reader: two pages show their own titles")
+    func viewOutputAliasScope() {
+        let graph = ViewGraph(
+            root: Stack(.horizontal) {
+                TitledScreen(title: "Inbox")
+                TitledScreen(title: "Sent")
+            }
+        )
+        let titles = graph.allNodes.filter { $0.viewType == TypeMetadata(ViewOutputAliasBody<NavigationTitle>.self) }
+            .compactMap { node -> String? in
+                guard case .text(let text) = node.children.first?.renderAttributes.role else { return nil }
+                return text
+            }
+        #expect(titles == ["Inbox", "Sent"])
+    }
+
+    @Test("ViewOutputAlias: the last definition in tree order wins, and a removed definition goes with its writer")
+    func viewOutputAliasOrder() throws {
+        struct Pages: View {
+            @State var showSecond = true
+            var body: some View {
+                ViewOutputAliasReader(NavigationTitle.self) {
+                    Group {
+                        NavigationTitle()
+                        Text("a").viewOutputAlias(NavigationTitle.self) { Text("first") }
+                        if showSecond { Text("b").viewOutputAlias(NavigationTitle.self) { Text("second") } }
+                    }
+                }
+            }
+        }
+        let graph = ViewGraph(root: Pages())
+        func title() -> String? {
+            let alias = graph.allNodes.first { $0.viewType == TypeMetadata(ViewOutputAliasBody<NavigationTitle>.self) }
+            guard case .text(let text) = alias?.children.first?.renderAttributes.role else { return nil }
+            return text
+        }
+        #expect(title() == "second")
+        let pages = try #require(graph.root.viewValue as? Pages)
+        pages.showSecond = false
+        graph.update()
+        #expect(title() == "first")
+        pages.showSecond = true
+        graph.update()
+        #expect(title() == "second")
     }
 
     @Test("VariadicViewAdapter: a source's children as a collection, each its own typed node")

@@ -38,8 +38,7 @@ public struct VariadicViewAdapter<Source: View, Content: View>: View, PrimitiveV
     public typealias Body = Never
 
     @MainActor func makeChildren(_ children: inout Children) {
-        var subviews: [Subview] = []
-        VariadicFlattening.flatten(source, identity: nil, into: &subviews)
+        let subviews = VariadicFlattening.flatten(source, environment: children.environment)
         children.append(content(VariadicView(subviews)))
     }
 }
@@ -95,29 +94,138 @@ extension ForEach where Data == VariadicView, ID == AnyHashable {
     }
 }
 
-/// Flattens multi-view primitives into their leaves.
+/// Flattens a source into its leaves, as SwiftUI's `_VariadicView` does: multi-view
+/// primitives (tuples, groups, `ForEach`, branches, optionals) list their children, and a
+/// custom view or an alias whose body or source is several views stands for them. A custom
+/// view whose body is one view stays one child, itself, so that it keeps its node.
+///
+/// A custom view with ``State``, ``Environment`` or ``Binding`` properties stays one child:
+/// its body needs the state of its own node, which only exists once it is placed. The walk
+/// keeps its own stack for multi-view primitives, looks into custom views at most
+/// ``customViewDepth`` levels deep, and stops at ``limit`` views with an error child.
 enum VariadicFlattening {
+    /// The most views one source may expand to.
+    static let limit = 1_000_000
+    /// How many custom views nested in each other's bodies are looked into.
+    static let customViewDepth = 64
+
+    typealias Item = (view: any View, identity: AnyHashable?, environment: EnvironmentValues)
+
     @MainActor
-    static func flatten<V: View>(_ view: V, identity: AnyHashable?, into subviews: inout [Subview]) {
-        // A multi-view primitive, lent without a copy, lists its children.
-        if V.Body.self == Never.self,
-            let children = PrimitiveResolution.primitiveProtocol?.withOpened(
-                view,
-                as: (any PrimitiveView).self,
-                { primitive -> Children? in
-                    guard primitive.isMultiView else { return nil }
-                    var children = Children()
-                    primitive.makeChildren(&children)
-                    return children
-                }
-            ) ?? nil
-        {
-            for entry in children.entries {
-                flatten(entry.view, identity: entry.identity ?? identity, into: &subviews)
-            }
-            return
+    static func flatten<Source: View>(_ source: Source, environment: EnvironmentValues) -> [Subview] {
+        var leaves: [Item] = []
+        var budget = limit
+        expand((source, nil, environment), customDepth: 0, budget: &budget, into: &leaves)
+        var subviews: [Subview] = []
+        for (index, leaf) in leaves.enumerated() {
+            subviews.append(Subview(value: leaf.view, id: leaf.identity ?? AnyHashable(index), index: index))
         }
-        let index = subviews.count
-        subviews.append(Subview(value: view, id: identity ?? AnyHashable(index), index: index))
+        if budget <= 0 {
+            let error = InvalidView(reason: "a variadic source expands to more than \(limit) views")
+            subviews.append(Subview(value: error, id: AnyHashable(subviews.count), index: subviews.count))
+        }
+        return subviews
+    }
+
+    /// Expands an item into its leaves.
+    @MainActor
+    private static func expand(_ root: Item, customDepth: Int, budget: inout Int, into leaves: inout [Item]) {
+        var stack: [Item] = [root]
+        while let item = stack.popLast() {
+            budget -= 1
+            if budget <= 0 { return }
+            func step<V: View>(_ view: V) {
+                if V.Body.self != Never.self {
+                    // A custom view: its body's leaves, or itself when they are one.
+                    guard customDepth < customViewDepth, PropertyFields.of(TypeMetadata(V.self)).isEmpty else {
+                        leaves.append(item)
+                        return
+                    }
+                    var inner: [Item] = []
+                    expand(
+                        (view.body, item.identity, item.environment),
+                        customDepth: customDepth + 1,
+                        budget: &budget,
+                        into: &inner
+                    )
+                    if inner.count == 1 {
+                        leaves.append(item)
+                    } else {
+                        leaves.append(contentsOf: inner)
+                    }
+                    return
+                }
+                if let modified = view as? any DistributableModifiedContent {
+                    // A modified view: its content's leaves, each with the modifier, as SwiftUI
+                    // applies a modifier to each view of a group; or itself when they are one.
+                    var inner: [Item] = []
+                    var environment = item.environment
+                    modified.transformContentEnvironment(&environment)
+                    expand(
+                        (modified.contentView, item.identity, environment),
+                        customDepth: customDepth + 1,
+                        budget: &budget,
+                        into: &inner
+                    )
+                    if inner.count == 1 {
+                        leaves.append(item)
+                    } else {
+                        leaves.append(
+                            contentsOf: inner.map { (modified.applied(to: $0.view), $0.identity, $0.environment) }
+                        )
+                    }
+                    return
+                }
+                guard
+                    let primitive = PrimitiveResolution.primitiveProtocol?.open(
+                        V.self,
+                        as: (any PrimitiveView.Type).self
+                    ),
+                    primitive.isMultiView(view)
+                else {
+                    leaves.append(item)
+                    return
+                }
+                var environment = item.environment
+                primitive.transformEnvironment(&environment, by: view)
+                var children = Children(listing: environment, own: item.environment)
+                primitive.makeChildren(of: view, into: &children)
+                for entry in children.entries.reversed() {
+                    stack.append((entry.view, entry.identity ?? item.identity, environment))
+                }
+            }
+            step(item.view)
+        }
+    }
+}
+
+extension PrimitiveView {
+    /// Whether a view of this type only lists other views.
+    static func isMultiView<V>(_ view: V) -> Bool {
+        (view as? Self)?.isMultiView ?? false
+    }
+}
+
+/// A modified view whose modifier a variadic view applies to each view of its content.
+@MainActor
+protocol DistributableModifiedContent {
+    /// The modified view.
+    var contentView: any View { get }
+    /// Changes the environment the content sees by the modifier.
+    func transformContentEnvironment(_ environment: inout EnvironmentValues)
+    /// A view with the same modifier applied.
+    func applied(to view: any View) -> any View
+}
+
+extension ModifiedContent: DistributableModifiedContent {
+    var contentView: any View { content }
+
+    func transformContentEnvironment(_ environment: inout EnvironmentValues) {
+        ModifierRoles.transformEnvironment(&environment, by: modifier)
+    }
+
+    func applied(to view: any View) -> any View {
+        func apply<V: View>(_ view: V) -> any View { ModifiedContent<V, Modifier>(content: view, modifier: modifier) }
+        return apply(view)
     }
 }

@@ -35,6 +35,11 @@ extension ViewAlias {
 }
 
 /// The body of a ``ViewAlias``.
+///
+/// The innermost definition above the alias is shown, and inside it the alias resolves to the
+/// next definition up, as Engine resolves it: a definition whose source is the alias itself,
+/// or contains it, defers to the one above it (or to ``ViewAlias/defaultBody``) instead of
+/// showing itself without end.
 public struct ViewAliasBody<Alias: ViewAlias>: View, PrimitiveView {
     /// The alias.
     public var alias: Alias
@@ -42,30 +47,40 @@ public struct ViewAliasBody<Alias: ViewAlias>: View, PrimitiveView {
     /// Primitive views have no body.
     public typealias Body = Never
 
+    /// An alias stands for its source in a variadic view's children.
+    var isMultiView: Bool { true }
+
     @MainActor func makeChildren(_ children: inout Children) {
-        if let source = children.read(\.viewAliases[ObjectIdentifier(Alias.self)]) {
-            children.append(any: source.view)
+        if let source = children.readOwn(\.viewAliases[ObjectIdentifier(Alias.self)])?.sources.last {
+            children.append(any: source)
         } else {
             children.append(alias.defaultBody)
         }
     }
+
+    func transformEnvironment(_ environment: inout EnvironmentValues) {
+        // The source's subtree sees the definitions above the one it came from.
+        let key = ObjectIdentifier(Alias.self)
+        environment.viewAliases[key]?.sources.removeLast()
+        if environment.viewAliases[key]?.sources.isEmpty == true { environment.viewAliases[key] = nil }
+    }
 }
 
-/// A source view in the environment.
-struct AliasSource {
-    let view: Any
+/// The definitions of an alias above a view, outermost first.
+struct AliasSources {
+    var sources: [Any]
 }
 
 extension EnvironmentValues {
     /// The sources of the aliases defined above, by alias type.
-    var viewAliases: [ObjectIdentifier: AliasSource] {
+    var viewAliases: [ObjectIdentifier: AliasSources] {
         get { self[ViewAliasesKey.self] }
         set { self[ViewAliasesKey.self] = newValue }
     }
 }
 
 private struct ViewAliasesKey: EnvironmentKey {
-    static var defaultValue: [ObjectIdentifier: AliasSource] { [:] }
+    static var defaultValue: [ObjectIdentifier: AliasSources] { [:] }
 }
 
 /// Defines an alias for the modified view's subtree.
@@ -74,7 +89,7 @@ public struct ViewAliasModifier<Alias: ViewAlias, Source: View>: PrimitiveModifi
     public var source: Source
 
     func transformEnvironment(_ environment: inout EnvironmentValues) {
-        environment.viewAliases[ObjectIdentifier(Alias.self)] = AliasSource(view: source)
+        environment.viewAliases[ObjectIdentifier(Alias.self), default: AliasSources(sources: [])].sources.append(source)
     }
 }
 

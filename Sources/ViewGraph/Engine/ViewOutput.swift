@@ -111,7 +111,7 @@ struct ViewOutputContent<Key: ViewOutputKey, Content: View>: View, PrimitiveView
     @MainActor func makeChildren(_ children: inout Children) {
         guard let node = children.node else { return }
         let storage = collector.storage(for: node.graph)
-        storage.reader = node.index
+        storage.addReader(node.index)
         children.append(content(storage.value(Key.self)))
     }
 }
@@ -132,8 +132,13 @@ final class OutputCollector {
     unowned let graph: ViewGraph
     /// The outputs by writer node; a removed writer's output goes with it.
     private var outputs: [NodeIndex: Any] = [:]
-    /// The node that shows the outputs; marked for evaluation when an output changes.
-    var reader: NodeIndex?
+    /// The nodes that show the outputs; marked for evaluation when an output changes.
+    private var readers: Set<NodeIndex> = []
+
+    /// Adds a node that shows the outputs.
+    func addReader(_ node: NodeIndex) {
+        readers.insert(node)
+    }
 
     init(graph: ViewGraph) {
         self.graph = graph
@@ -154,8 +159,10 @@ final class OutputCollector {
     }
 
     private func markReader() {
-        guard let reader, graph.isLive(reader), graph.record(reader).evaluationCount > 0 else { return }
-        graph.invalidate(reader)
+        readers = readers.filter(graph.isLive)
+        for reader in readers where graph.record(reader).evaluationCount > 0 {
+            graph.invalidate(reader)
+        }
     }
 
     /// The outputs of living writers, reduced in tree order.
@@ -236,7 +243,7 @@ extension View {
         modifier(ViewOutputModifier<Key>(source: source()))
     }
 
-    /// Defines what a ``ViewOutputAlias`` shows, from anywhere in the graph.
+    /// Defines what a ``ViewOutputAlias`` shows in the nearest ``ViewOutputAliasReader`` above.
     /// - Parameters:
     ///   - alias: The alias.
     ///   - source: The view the alias shows.
@@ -249,17 +256,22 @@ extension View {
     }
 }
 
-/// A view that shows what a descendant defines with ``View/viewOutputAlias(_:source:)``; the
-/// last definition wins.
+/// A view that shows what a view in the same ``ViewOutputAliasReader`` defines with
+/// ``View/viewOutputAlias(_:source:)``; the last definition in tree order wins.
 ///
 /// ```swift
 /// struct ScreenTitle: ViewOutputAlias { typealias Content = Text }
 ///
-/// Stack(.vertical) {
-///     ScreenTitle()
-///     Detail().viewOutputAlias(ScreenTitle.self) { Text("Detail") }
+/// ViewOutputAliasReader(ScreenTitle.self) {
+///     Stack(.vertical) {
+///         ScreenTitle()
+///         Detail().viewOutputAlias(ScreenTitle.self) { Text("Detail") }
+///     }
 /// }
 /// ```
+///
+/// As in Engine, the reader is the alias's scope: two readers on screen each show their own
+/// definitions, and an alias outside any reader shows its ``defaultBody``.
 public protocol ViewOutputAlias: View {
     /// The type of view a descendant defines.
     associatedtype Content: View
@@ -275,8 +287,28 @@ extension ViewOutputAlias where DefaultBody == EmptyView {
 }
 
 extension ViewOutputAlias {
-    /// The last definition from a descendant, or ``defaultBody``.
+    /// The last definition in the alias's reader, or ``defaultBody``.
     public var body: ViewOutputAliasBody<Self> { ViewOutputAliasBody(alias: self) }
+}
+
+/// The scope of a ``ViewOutputAlias``: the aliases in its content show the definitions made in
+/// its content.
+public struct ViewOutputAliasReader<Alias: ViewOutputAlias, Content: View>: View {
+    @State private var collector = OutputCollectorReference()
+    let content: Content
+
+    /// Scopes an alias to some content.
+    /// - Parameters:
+    ///   - alias: The alias.
+    ///   - content: The views that define and show the alias.
+    public init(_ alias: Alias.Type, @ViewBuilder content: () -> Content) {
+        self.content = content()
+    }
+
+    /// The content, with the reader's collector for the alias.
+    public var body: some View {
+        content.modifier(OutputCollectorModifier<AliasOutputKey<Alias>>(collector: collector))
+    }
 }
 
 /// The output key of a ``ViewOutputAlias``.
@@ -294,9 +326,15 @@ public struct ViewOutputAliasBody<Alias: ViewOutputAlias>: View, PrimitiveView {
     public typealias Body = Never
 
     @MainActor func makeChildren(_ children: inout Children) {
-        guard let node = children.node else { return }
-        let collector = node.graph.collector(for: ObjectIdentifier(AliasOutputKey<Alias>.self))
-        collector.reader = node.index
+        guard let node = children.node,
+            let reference = children.read(\.outputCollectors[ObjectIdentifier(AliasOutputKey<Alias>.self)])
+        else {
+            // Outside any reader: nothing defines the alias.
+            children.append(alias.defaultBody)
+            return
+        }
+        let collector = reference.storage(for: node.graph)
+        collector.addReader(node.index)
         if let last = collector.value(AliasOutputKey<Alias>.self).elements.last {
             children.append(last)
         } else {

@@ -60,10 +60,41 @@ public protocol ViewStyledView: View {
 
 extension ViewStyledView {
     /// The body of a styled view: the chosen style's body for the configuration.
+    ///
+    /// A styled view may implement its own `body` instead: it is the final styling, applied
+    /// once around every style's output, as Engine applies it. Inside it, the styled view
+    /// built again shows the chosen style.
     public var body: ViewStyledBody<Self> { ViewStyledBody(view: self) }
+
+    /// The key of the view's styles in the environment.
+    static var styleKey: ObjectIdentifier { ObjectIdentifier(Configuration.self) }
+
+    /// Whether the view has a body of its own, its final styling.
+    static var hasFinalStyling: Bool { Body.self != ViewStyledBody<Self>.self }
+
+    /// Whether a view that sees these styles is inside its own final styling.
+    static func isInsideFinalStyling(_ styles: [ObjectIdentifier: StyleStack]) -> Bool {
+        styles[styleKey]?.finalStyling == ObjectIdentifier(Self.self)
+    }
+
+    /// Marks the subtree of the final styling.
+    static func enterFinalStyling(_ environment: inout EnvironmentValues) {
+        environment.styles[styleKey, default: StyleStack()].finalStyling = ObjectIdentifier(Self.self)
+    }
+
+    /// Appends the styled body of a view of this type.
+    static func appendStyledBody<V>(of view: V, into children: inout Children) {
+        if let view = view as? Self { children.append(ViewStyledBody(view: view)) }
+    }
 }
 
-/// The body of a ``ViewStyledView``: the style found in the environment, applied.
+/// The body of a ``ViewStyledView``: the innermost style set above it, applied.
+///
+/// Styles stack, as Engine's do: the style set closest to the view is applied, and a styled
+/// view of the same configuration built again inside that style's output (a bordered style
+/// wrapping whatever style comes next) gets the next style out, then the view's default
+/// style. A default style that builds its own styled view again shows an ``InvalidView``
+/// instead of repeating itself without end.
 public struct ViewStyledBody<StyledView: ViewStyledView>: View, PrimitiveView {
     /// The styled view.
     public var view: StyledView
@@ -72,10 +103,10 @@ public struct ViewStyledBody<StyledView: ViewStyledView>: View, PrimitiveView {
     public typealias Body = Never
 
     @MainActor func makeChildren(_ children: inout Children) {
-        let key = ObjectIdentifier(StyledView.Configuration.self)
-        if let entry = children.read(\.styles[key]),
+        let stack = children.readOwn(\.styles[StyledView.styleKey]) ?? StyleStack()
+        if let style = stack.styles.last,
             StyleResolution.viewStyle?.withOpened(
-                entry.style,
+                style,
                 as: (any ViewStyle).self,
                 { style in
                     StyleResolution.append(style, configuration: view.configuration, to: &children)
@@ -84,17 +115,36 @@ public struct ViewStyledBody<StyledView: ViewStyledView>: View, PrimitiveView {
         {
             return
         }
-        children.append(StyledView.defaultStyle.makeBody(configuration: view.configuration))
+        if stack.usedDefault {
+            children.append(
+                InvalidView(reason: "the default style of \(TypeMetadata(StyledView.self).name) builds it again")
+            )
+        } else {
+            children.append(StyledView.defaultStyle.makeBody(configuration: view.configuration))
+        }
+    }
+
+    func transformEnvironment(_ environment: inout EnvironmentValues) {
+        // The style's output sees the styles above the one applied here.
+        var stack = environment.styles[StyledView.styleKey] ?? StyleStack()
+        if stack.styles.isEmpty {
+            stack.usedDefault = true
+        } else {
+            stack.styles.removeLast()
+            if stack.styles.isEmpty { stack.finalStyling = nil }
+        }
+        environment.styles[StyledView.styleKey] = stack
     }
 }
 
 /// Opening styles carried as `Any`.
+@MainActor
 enum StyleResolution {
     static let viewStyle = try? ProtocolDescriptor((any ViewStyle).self)
+    static let styledView = try? ProtocolDescriptor((any ViewStyledView).self)
 
     /// Appends a style's body for a configuration, when the style takes that configuration.
     /// - Returns: Whether the style took the configuration.
-    @MainActor
     static func append<Style: ViewStyle, Configuration>(
         _ style: Style,
         configuration: Configuration,
@@ -108,20 +158,25 @@ enum StyleResolution {
 
 extension EnvironmentValues {
     /// The styles set with ``View/style(_:)``, by configuration type.
-    var styles: [ObjectIdentifier: StyleEntry] {
+    var styles: [ObjectIdentifier: StyleStack] {
         get { self[StylesKey.self] }
         set { self[StylesKey.self] = newValue }
     }
 }
 
-/// A style in the environment. Equal when the styles are equal by layout, so that setting an
-/// equal style again evaluates nothing.
-struct StyleEntry {
-    let style: Any
+/// The styles of one configuration type set above a view, outermost first, and where the
+/// view is in their composition.
+struct StyleStack {
+    /// The styles, outermost first: the last is applied next.
+    var styles: [Any] = []
+    /// The styled view type whose final styling the view is inside, if any.
+    var finalStyling: ObjectIdentifier? = nil
+    /// Whether the default style was applied above the view.
+    var usedDefault = false
 }
 
 private struct StylesKey: EnvironmentKey {
-    static var defaultValue: [ObjectIdentifier: StyleEntry] { [:] }
+    static var defaultValue: [ObjectIdentifier: StyleStack] { [:] }
 }
 
 extension View {
@@ -146,6 +201,9 @@ public struct StyleModifier<Style: ViewStyle>: PrimitiveModifier {
     }
 
     func transformEnvironment(_ environment: inout EnvironmentValues) {
-        environment.styles[ObjectIdentifier(Style.Configuration.self)] = StyleEntry(style: style)
+        var stack = environment.styles[ObjectIdentifier(Style.Configuration.self)] ?? StyleStack()
+        stack.styles.append(style)
+        stack.usedDefault = false
+        environment.styles[ObjectIdentifier(Style.Configuration.self)] = stack
     }
 }

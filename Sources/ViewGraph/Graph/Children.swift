@@ -33,11 +33,18 @@ struct Children {
     /// The environment the children see, computed once.
     let environment: EnvironmentValues
 
+    /// The environment of the listing view itself, before its own changes, when only listing.
+    private let listingEnvironment: EnvironmentValues?
+
     /// A list that is only listed, not reconciled.
-    init() {
+    /// - Parameters:
+    ///   - environment: The environment the listed children would see.
+    ///   - own: The environment of the listing view itself.
+    init(listing environment: EnvironmentValues = EnvironmentValues(), own: EnvironmentValues? = nil) {
         graph = nil
         nodeIndex = .none
-        environment = EnvironmentValues()
+        self.environment = environment
+        listingEnvironment = own ?? environment
     }
 
     /// The children of a node being evaluated.
@@ -45,6 +52,7 @@ struct Children {
         self.graph = graph
         self.nodeIndex = node
         self.environment = environment
+        listingEnvironment = nil
     }
 
     /// The node whose children these are; `nil` when they are only listed.
@@ -57,6 +65,17 @@ struct Children {
     func read<Value>(_ keyPath: KeyPath<EnvironmentValues, Value>) -> Value {
         let value = environment[keyPath: keyPath]
         graph?.recordEnvironmentRead(keyPath, value: value, node: nodeIndex, inChildEnvironment: true)
+        return value
+    }
+
+    /// Reads a value of the node's own environment, before the node's own changes to it, and
+    /// records the read.
+    /// - Parameter keyPath: The value's key path.
+    /// - Returns: The value.
+    func readOwn<Value>(_ keyPath: KeyPath<EnvironmentValues, Value>) -> Value {
+        guard let graph, graph.isLive(nodeIndex) else { return (listingEnvironment ?? environment)[keyPath: keyPath] }
+        let value = graph.record(nodeIndex).environment[keyPath: keyPath]
+        graph.recordEnvironmentRead(keyPath, value: value, node: nodeIndex)
         return value
     }
 
@@ -101,6 +120,7 @@ struct Children {
 }
 
 /// Opens values known only as `Any` as typed views.
+@MainActor
 enum ViewResolution {
     /// The `View` protocol's descriptor: lookups through it are cached per type, and values
     /// are opened through it with `withOpened(_:as:_:)`.

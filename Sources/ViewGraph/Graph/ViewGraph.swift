@@ -343,7 +343,7 @@ public final class ViewGraph {
             // A view whose body contains itself without end: stop with an error node, which
             // has no children of its own.
             children.append(
-                InvalidView(typeName: "\(store.viewType.name) nests deeper than \(maximumDepthAllowed) levels")
+                InvalidView(reason: "\(store.viewType.name) nests deeper than \(maximumDepthAllowed) levels")
             )
         } else {
             store.evaluate(record.slot, children: &children)

@@ -47,6 +47,8 @@ final class ViewStore<V: View>: AnyViewStore {
     /// The view type opened as a ``PrimitiveView``, once: the views are handed to it typed,
     /// never boxed in an existential.
     private let primitive: (any PrimitiveView.Type)?
+    /// The view type opened as a ``ViewStyledView`` with a body of its own, its final styling.
+    private let finalStyling: (any ViewStyledView.Type)?
 
     init(id: Int32) {
         let type = TypeMetadata(V.self)
@@ -54,6 +56,8 @@ final class ViewStore<V: View>: AnyViewStore {
         primitive =
             V.Body.self == Never.self
             ? PrimitiveResolution.primitiveProtocol?.open(V.self, as: (any PrimitiveView.Type).self) : nil
+        let styled = StyleResolution.styledView?.open(V.self, as: (any ViewStyledView.Type).self)
+        finalStyling = styled?.hasFinalStyling == true ? styled : nil
         super.init(id: id, viewType: type)
     }
 
@@ -109,8 +113,11 @@ final class ViewStore<V: View>: AnyViewStore {
         else { return }
         if let primitive {
             primitive.makeChildren(of: view, into: &children)
+        } else if let finalStyling, finalStyling.isInsideFinalStyling(children.readOwn(\.styles)) {
+            // A styled view built again inside its own final styling: the style's output.
+            finalStyling.appendStyledBody(of: view, into: &children)
         } else if V.Body.self == Never.self {
-            children.append(InvalidView(typeName: "\(viewType.name) has no body"))
+            children.append(InvalidView(reason: "\(viewType.name) has no body and is not a view the graph knows"))
         } else {
             children.append(view.body)
         }
@@ -126,6 +133,11 @@ final class ViewStore<V: View>: AnyViewStore {
     }
 
     override func childEnvironment(_ slot: Int32, _ environment: EnvironmentValues) -> EnvironmentValues {
+        if let finalStyling, !finalStyling.isInsideFinalStyling(environment.styles) {
+            var environment = environment
+            finalStyling.enterFinalStyling(&environment)
+            return environment
+        }
         guard let primitive, let view = views[Int(slot)] else { return environment }
         var environment = environment
         primitive.transformEnvironment(&environment, by: view)

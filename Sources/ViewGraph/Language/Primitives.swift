@@ -302,16 +302,37 @@ public struct DynamicView: View, PrimitiveView {
     /// Primitive views have no body.
     public typealias Body = Never
 
+    /// A dynamic view stands for its value in a variadic view's children.
+    var isMultiView: Bool { true }
+
     @MainActor func makeChildren(_ children: inout Children) { children.append(any: value) }
 }
 
-/// The node that stands for a value that is not a view.
+/// The node that stands for what cannot be shown: a value that is not a view, a view the
+/// graph does not know how to show, a view nested deeper than the graph's limit.
 public struct InvalidView: View, PrimitiveView, Equatable {
-    /// The name of the value's type, as `String(reflecting:)` prints it.
-    public var typeName: String
+    /// The name of the value's type, as `String(reflecting:)` prints it, when the value is not
+    /// a view; `nil` for other errors.
+    public var typeName: String?
+    /// What went wrong, as renderers show it.
+    public var reason: String
+
+    /// The error view for a value that is not a view.
+    /// - Parameter typeName: The name of the value's type.
+    public init(typeName: String) {
+        self.typeName = typeName
+        reason = "\(typeName) is not a view"
+    }
+
+    /// An error view with a reason.
+    /// - Parameter reason: What went wrong.
+    public init(reason: String) {
+        typeName = nil
+        self.reason = reason
+    }
 
     /// Primitive views have no body.
     public typealias Body = Never
 
-    var renderAttributes: RenderAttributes { RenderAttributes(role: .error("\(typeName) is not a view")) }
+    var renderAttributes: RenderAttributes { RenderAttributes(role: .error(reason)) }
 }
