@@ -128,18 +128,23 @@ public protocol VersionedViewModifier: ViewModifier {
 
     /// The body from version 5 on.
     /// - Parameter content: The modified view.
+    /// - Returns: The body.
     @ViewBuilder func v5Body(content: Content) -> V5Body
     /// The body of version 4.
     /// - Parameter content: The modified view.
+    /// - Returns: The body.
     @ViewBuilder func v4Body(content: Content) -> V4Body
     /// The body of version 3.
     /// - Parameter content: The modified view.
+    /// - Returns: The body.
     @ViewBuilder func v3Body(content: Content) -> V3Body
     /// The body of version 2.
     /// - Parameter content: The modified view.
+    /// - Returns: The body.
     @ViewBuilder func v2Body(content: Content) -> V2Body
     /// The body of version 1 and below.
     /// - Parameter content: The modified view.
+    /// - Returns: The body.
     @ViewBuilder func v1Body(content: Content) -> V1Body
 }
 
