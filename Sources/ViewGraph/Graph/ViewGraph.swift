@@ -203,6 +203,43 @@ public final class ViewGraph {
         invalidated.append(node)
     }
 
+    // MARK: Actions
+
+    /// The living node with an identity.
+    /// - Parameter id: The node's identity.
+    /// - Returns: The node, or `nil` when it was removed or never made.
+    public func node(id: NodeID) -> ViewNode? {
+        isLive(id.index) ? ViewNode(graph: self, index: id.index) : nil
+    }
+
+    /// Sends an action to a node, such as a tap from a renderer, and updates the graph.
+    ///
+    /// The node's view handles it with its state connected: a ``Button``'s action, or a view
+    /// modified with ``View/onTapGesture(perform:)`` or ``View/onAction(_:perform:)``. The
+    /// state it changes is evaluated by the update that follows, before this returns.
+    /// - Parameters:
+    ///   - action: The action.
+    ///   - id: The node's identity, as ``ViewNode/id`` gives it.
+    /// - Returns: The type names of the nodes the update evaluated.
+    /// - Throws: ``ViewGraphError/nodeNotFound(_:)`` when no living node has the identity,
+    ///   ``ViewGraphError/actionNotHandled(_:typeName:)`` when its view does not handle the action.
+    @discardableResult
+    public func send(_ action: ViewAction, to id: NodeID) throws(ViewGraphError) -> [String] {
+        guard isLive(id.index) else { throw .nodeNotFound(id) }
+        let view = viewValue(of: id.index)
+        let handled = ActionResolution.handler?.withOpened(view, as: (any ActionHandling).self) {
+            $0.perform(action)
+        }
+        guard handled == true else { throw .actionNotHandled(action, typeName: viewType(of: id.index).name) }
+        return update()
+    }
+
+    /// Whether a node's view handles actions.
+    func handlesActions(_ node: NodeIndex) -> Bool {
+        guard isLive(node) else { return false }
+        return ActionResolution.handler?.conformance(of: viewType(of: node)) != nil
+    }
+
     // MARK: Nodes
 
     /// Whether a handle names a living node.
@@ -600,4 +637,10 @@ private struct TypedEnvironmentRead<Value>: EnvironmentRead {
         // Compared typed, by RuntimeMetadata's layout equality.
         TypeMetadata.layoutEquals(environment[keyPath: keyPath], value)
     }
+}
+
+/// Opening views as action handlers.
+@MainActor
+enum ActionResolution {
+    static let handler = try? ProtocolDescriptor((any ActionHandling).self)
 }

@@ -51,6 +51,10 @@ public struct ViewNode: Hashable, Identifiable {
     /// How many times the view's body (or a primitive's child list) was evaluated.
     public var evaluationCount: Int { isAlive ? Int(graph.record(index).evaluationCount) : 0 }
 
+    /// Whether the node's view handles actions sent with ``ViewGraph/send(_:to:)``: a
+    /// ``Button``, or a view with an action modifier.
+    public var handlesActions: Bool { graph.handlesActions(index) }
+
     /// The number of ancestors.
     public var depth: Int { isAlive ? Int(graph.record(index).depth) : 0 }
 

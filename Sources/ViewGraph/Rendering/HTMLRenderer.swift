@@ -116,6 +116,10 @@ public struct HTMLRenderer: Sendable {
             styles.insert("flex-direction: \(axis == .vertical ? "column" : "row")", at: 1)
             styles.insert("gap: \(spacing)px", at: 2)
             element = "div"
+        case .button:
+            // The node's identity, for a page that sends the tap back (`ViewGraph.send(_:to:)`).
+            extra += " data-node=\"\(node.id)\""
+            element = "button"
         case .error(let reason):
             classes.append("vg-error")
             html += "\(indent)<p\(Self.attributes(classes, styles))\(extra)>\(Self.escape(reason))</p>\n"

@@ -12,6 +12,8 @@ public struct RenderAttributes: Equatable, Sendable {
         case stack(Axis, spacing: Int)
         /// A value that could not be shown, with the reason.
         case error(String)
+        /// A control that performs an action when tapped; its label is its children.
+        case button
     }
 
     /// The role.

@@ -49,6 +49,7 @@ public struct TextRenderer: Sendable {
         case .text(let text): line += " \"\(text)\""
         case .stack(let axis, let spacing): line += " [stack \(axis.rawValue), spacing \(spacing)]"
         case .error(let reason): line += " [error: \(reason)]"
+        case .button: line += " [button \(node.id)]"
         }
         if let padding = attributes.padding { line += " [padding \(padding)]" }
         if let tag = attributes.tag { line += " [tag \(tag)]" }
