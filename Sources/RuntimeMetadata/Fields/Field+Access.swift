@@ -63,7 +63,7 @@ extension Field {
         }
         let outcome = OpaqueValueAccess.readField(
             of: root,
-            access: rootAccess,
+            access: { rootAccess($0) },
             offset: offset,
             fieldType: fieldType.reference,
             ownership: ownership.storage,
@@ -115,7 +115,7 @@ extension Field {
         let outcome = OpaqueValueAccess.writeField(
             newValue,
             of: &root,
-            access: rootAccess,
+            access: { rootAccess($0) },
             offset: offset,
             fieldType: fieldType.reference,
             ownership: ownership.storage

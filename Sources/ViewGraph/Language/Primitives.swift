@@ -253,7 +253,18 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     /// Primitive views have no body.
     public typealias Body = Never
 
+    // The graph calls this through the primitive's conformance, unspecialized: a generic
+    // collection's elements are then read through a coroutine that allocates per element. An
+    // array's elements are read from its storage instead, and a range of integers, the other
+    // common data, has a specialization the generic entry dispatches to.
+    @_specialize(kind: partial, where Data == Range<Int>, ID == Int)
     @MainActor func makeChildren(_ children: inout Children) {
+        let listed: Void? = data.withContiguousStorageIfAvailable { elements in
+            for index in elements.indices {
+                children.append(content(elements[index]), identity: AnyHashable(elements[index][keyPath: id]))
+            }
+        }
+        guard listed == nil else { return }
         for element in data {
             children.append(content(element), identity: AnyHashable(element[keyPath: id]))
         }
