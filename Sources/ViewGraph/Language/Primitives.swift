@@ -257,7 +257,7 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     // collection's elements are then read through a coroutine that allocates per element. An
     // array's elements are read from its storage instead, and a range of integers, the other
     // common data, has a specialization the generic entry dispatches to.
-    @_specialize(kind: partial, where Data == Range<Int>, ID == Int)
+    @_specialize(kind:partial,where Data == Range<Int>, ID == Int)
     @MainActor func makeChildren(_ children: inout Children) {
         let listed: Void? = data.withContiguousStorageIfAvailable { elements in
             for index in elements.indices {
