@@ -204,6 +204,16 @@ extension PrimitiveView {
     static func isMultiView<V>(_ view: V) -> Bool {
         (view as? Self)?.isMultiView ?? false
     }
+
+    /// Lists the children of a view of this type.
+    static func makeChildren<V>(of view: V, into children: inout Children) {
+        (view as? Self)?.makeChildren(&children)
+    }
+
+    /// Changes the environment by a view of this type.
+    static func transformEnvironment<V>(_ environment: inout EnvironmentValues, by view: V) {
+        (view as? Self)?.transformEnvironment(&environment)
+    }
 }
 
 /// A modified view whose modifier a variadic view applies to each view of its content.

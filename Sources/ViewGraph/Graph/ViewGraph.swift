@@ -318,7 +318,7 @@ public final class ViewGraph {
         if let index = storeIndex[ObjectIdentifier(V.self)], let store = stores[Int(index)] as? ViewStore<V> {
             return store
         }
-        let store = ViewStore<V>(id: Int32(stores.count))
+        let store = ViewStore<V>.make(id: Int32(stores.count))
         storeIndex[ObjectIdentifier(V.self)] = store.id
         stores.append(store)
         return store

@@ -35,34 +35,43 @@ class AnyViewStore {
     func free(_ slot: Int32) {}
 }
 
-/// The views of one type.
+/// The views of one type whose body the graph evaluates.
+///
+/// A primitive view type has a ``PrimitiveStore``, a subclass that calls the primitive's
+/// requirements on its views typed, without a cast.
 @MainActor
-final class ViewStore<V: View>: AnyViewStore {
-    private var views: ContiguousArray<V?> = []
+class ViewStore<V: View>: AnyViewStore {
+    /// The views, by slot; `nil` for a free slot.
+    final var views: ContiguousArray<V?> = []
     private var freeSlots: [Int32] = []
     /// The view's ``State``, ``Environment`` and ``Binding`` properties, found once from the
     /// cached field model, each with its type opened as a ``GraphProperty``.
     private let properties: [PropertyField]
     override var propertyPositions: [Int] { properties.map(\.position) }
-    /// The view type opened as a ``PrimitiveView``, once: the views are handed to it typed,
-    /// never boxed in an existential.
-    private let primitive: (any PrimitiveView.Type)?
     /// The view type opened as a ``ViewStyledView`` with a body of its own, its final styling.
     private let finalStyling: (any ViewStyledView.Type)?
 
     init(id: Int32) {
         let type = TypeMetadata(V.self)
         properties = PropertyFields.of(type)
-        primitive =
-            V.Body.self == Never.self
-            ? PrimitiveResolution.primitiveProtocol?.open(V.self, as: (any PrimitiveView.Type).self) : nil
         let styled = StyleResolution.styledView?.open(V.self, as: (any ViewStyledView.Type).self)
         finalStyling = styled?.hasFinalStyling == true ? styled : nil
         super.init(id: id, viewType: type)
     }
 
+    /// Makes the store of a view type: a ``PrimitiveStore`` for a primitive.
+    static func make(id: Int32) -> ViewStore<V> {
+        if V.Body.self == Never.self,
+            let primitive = PrimitiveResolution.primitiveProtocol?.open(V.self, as: (any PrimitiveView.Type).self),
+            let store = primitive.makeStore(id: id) as? ViewStore<V>
+        {
+            return store
+        }
+        return ViewStore<V>(id: id)
+    }
+
     /// Stores a new view.
-    func insert(_ view: V) -> Int32 {
+    final func insert(_ view: V) -> Int32 {
         if let slot = freeSlots.popLast() {
             views[Int(slot)] = view
             return slot
@@ -74,20 +83,20 @@ final class ViewStore<V: View>: AnyViewStore {
     /// Takes a parent's new value for the view in a slot.
     /// - Returns: Whether the value differs by layout equality, so that the view must be
     ///   evaluated again.
-    func receive(_ view: V, at slot: Int32) -> Bool {
+    final func receive(_ view: V, at slot: Int32) -> Bool {
         let index = Int(slot)
         if let stored = views[index], TypeMetadata.layoutEquals(stored, view) { return false }
         views[index] = view
         return true
     }
 
-    override func free(_ slot: Int32) {
+    final override func free(_ slot: Int32) {
         views[Int(slot)] = nil
         freeSlots.append(slot)
     }
 
     /// The view in a slot with its properties installed.
-    private func installed(_ slot: Int32, node: NodeIndex, graph: ViewGraph, recordsDependencies: Bool) -> V? {
+    final func installed(_ slot: Int32, node: NodeIndex, graph: ViewGraph, recordsDependencies: Bool) -> V? {
         guard var view = views[Int(slot)] else { return nil }
         guard !properties.isEmpty else { return view }
         let environment = graph.record(node).environment
@@ -111,9 +120,7 @@ final class ViewStore<V: View>: AnyViewStore {
         guard let graph = children.graph,
             let view = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
         else { return }
-        if let primitive {
-            primitive.makeChildren(of: view, into: &children)
-        } else if let finalStyling, finalStyling.isInsideFinalStyling(children.readOwn(\.styles)) {
+        if let finalStyling, finalStyling.isInsideFinalStyling(children.readOwn(\.styles)) {
             // A styled view built again inside its own final styling: the style's output.
             finalStyling.appendStyledBody(of: view, into: &children)
         } else if V.Body.self == Never.self {
@@ -123,26 +130,44 @@ final class ViewStore<V: View>: AnyViewStore {
         }
     }
 
-    override func viewValue(_ slot: Int32, node: NodeIndex, graph: ViewGraph) -> Any {
+    final override func viewValue(_ slot: Int32, node: NodeIndex, graph: ViewGraph) -> Any {
         installed(slot, node: node, graph: graph, recordsDependencies: false) ?? ()
     }
 
+    override func childEnvironment(_ slot: Int32, _ environment: EnvironmentValues) -> EnvironmentValues {
+        guard let finalStyling, !finalStyling.isInsideFinalStyling(environment.styles) else { return environment }
+        var environment = environment
+        finalStyling.enterFinalStyling(&environment)
+        return environment
+    }
+}
+
+/// The views of one primitive type: their children, attributes and environment come from the
+/// primitive's requirements, called on the stored views typed.
+@MainActor
+final class PrimitiveStore<P: PrimitiveView>: ViewStore<P> {
+    override func evaluate(_ slot: Int32, children: inout Children) {
+        guard let graph = children.graph,
+            let view = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
+        else { return }
+        view.makeChildren(&children)
+    }
+
     override func renderAttributes(_ slot: Int32) -> RenderAttributes {
-        guard let primitive, let view = views[Int(slot)] else { return RenderAttributes() }
-        return primitive.renderAttributes(of: view)
+        views[Int(slot)]?.renderAttributes ?? RenderAttributes()
     }
 
     override func childEnvironment(_ slot: Int32, _ environment: EnvironmentValues) -> EnvironmentValues {
-        if let finalStyling, !finalStyling.isInsideFinalStyling(environment.styles) {
-            var environment = environment
-            finalStyling.enterFinalStyling(&environment)
-            return environment
-        }
-        guard let primitive, let view = views[Int(slot)] else { return environment }
+        guard let view = views[Int(slot)] else { return environment }
         var environment = environment
-        primitive.transformEnvironment(&environment, by: view)
+        view.transformEnvironment(&environment)
         return environment
     }
+}
+
+extension PrimitiveView {
+    /// The store of this primitive type.
+    static func makeStore(id: Int32) -> AnyViewStore { PrimitiveStore<Self>(id: id) }
 }
 
 /// A ``GraphProperty`` stored property of a view type.
@@ -161,24 +186,6 @@ extension GraphProperty {
         guard var property = try? field.value(in: root, as: Self.self) else { return }
         property.install(in: context)
         try? field.setValue(property, in: &root)
-    }
-}
-
-extension PrimitiveView {
-    /// Lists the children of a view of this type, handed over by a store whose view type is
-    /// this one.
-    static func makeChildren<V>(of view: V, into children: inout Children) {
-        (view as? Self)?.makeChildren(&children)
-    }
-
-    /// The render attributes of a view of this type.
-    static func renderAttributes<V>(of view: V) -> RenderAttributes {
-        (view as? Self)?.renderAttributes ?? RenderAttributes()
-    }
-
-    /// Changes the environment by a view of this type.
-    static func transformEnvironment<V>(_ environment: inout EnvironmentValues, by view: V) {
-        (view as? Self)?.transformEnvironment(&environment)
     }
 }
 

@@ -5,7 +5,7 @@
 
 /// A view the graph builds without a body: it lists its children and its render attributes.
 @MainActor
-protocol PrimitiveView {
+protocol PrimitiveView: View {
     /// Adds the view's children, in order.
     /// - Parameter children: The list to add to.
     @MainActor func makeChildren(_ children: inout Children)
