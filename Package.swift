@@ -43,9 +43,14 @@ let package = Package(
             dependencies: ["RuntimeMetadata"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "ViewGraphExamples",
+            dependencies: ["ViewGraph", "RuntimeMetadata"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "viewgraph-example",
-            dependencies: ["ViewGraph"],
+            dependencies: ["ViewGraph", "ViewGraphExamples"],
             exclude: ["page.json"],
             swiftSettings: strictSettings
         ),
@@ -86,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ViewGraphTests",
-            dependencies: ["ViewGraph", "RuntimeMetadata"],
+            dependencies: ["ViewGraph", "ViewGraphExamples", "RuntimeMetadata"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -9,6 +9,7 @@
 
 import Foundation
 import ViewGraph
+import ViewGraphExamples
 
 /// The model, as the JSON file describes it.
 struct PageModel: Decodable {
@@ -151,7 +152,18 @@ do {
     let model = try JSONDecoder().decode(PageModel.self, from: data)
     let page = Page(title: model.title, subtitle: model.subtitle, items: model.items.map(value(of:)))
     let html = await MainActor.run {
-        let graph = ViewGraph(root: page)
+        // The seeds' scenarios below the items: ScreenUI's routes, derived from the screens'
+        // field types, with the router at a screen reached by route names; Fiori's components;
+        // Subviews' card.
+        var router = Router(root: AppRoot())
+        try? router.navigate(to: "feed/tournament/match/player")
+        let scenarios = ScenariosPage(routed: router.current, routes: Route.tree(of: AppRoot.self).outline)
+        let graph = ViewGraph(
+            root: Stack(.vertical, spacing: 24) {
+                page
+                scenarios
+            }
+        )
         print(TextRenderer().render(graph))
         return HTMLRenderer(title: model.title, stylesheet: stylesheet).render(graph)
     }

@@ -45,8 +45,9 @@ struct ExampleTests {
         let result = try runExample([model, output.path])
         #expect(result.status == 0, "\(result.error)")
         // Every item became the node of its own type; the unknown kind became an error node.
+        let lines = result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         for type in ["Heading", "Paragraph", "Metric", "Tags", "Quote", "Checklist"] {
-            #expect(result.output.contains("\n            \(type)\n"), "\(type)")
+            #expect(lines.contains(type), "\(type)")
         }
         #expect(result.output.contains("InvalidView [error: viewgraph_example.UnknownItem is not a view]"))
         #expect(!result.output.contains("AnyView"))
@@ -55,6 +56,12 @@ struct ExampleTests {
         #expect(html.contains("“Fast &lt;and&gt; escaped &amp; safe”"))
         #expect(html.contains("flex-direction: row"))
         #expect(html.contains("<p class=\"vg-error\">viewgraph_example.UnknownItem is not a view</p>"))
+        // The seeds' scenarios: the route tree and the routed screen, the components, the card.
+        #expect(html.contains("<div class=\"route\">\n") && html.contains("<p>      match (push) -&gt; Match</p>"))
+        #expect(html.contains("<p>Player: Grace</p>"))
+        #expect(html.contains("<div class=\"image\">\n") && html.contains("<p>[image ada.png]</p>"))
+        #expect(html.contains("does not conform to PersonDetailItemModel"))
+        #expect(html.contains("<p>Ada Lovelace</p>") && html.contains("<p>London</p>"))
     }
 
     @Test("A missing model is an error with exit status 1")
