@@ -67,7 +67,6 @@ PAIRS = [
 # Allocation ratios: (benchmark, baseline, goal text, goal ratio, enforced floor).
 ALLOCATION_PAIRS = [
     ("ViewGraph.build.dynamic10k", "AnyView.build.erased10k", ">= 5x fewer", 5.0, 1.1),
-    ("ViewGraph.build.dynamic10k.graphOnly", "AnyView.build.erased10k.graphOnly", ">= 5x fewer", 5.0, 1.1),
 ]
 
 # Benchmarks whose samples are whole operations, not CALLS_PER_SAMPLE calls.

@@ -27,6 +27,7 @@ extension Readme {
             Stack(.horizontal) {
                 Text("Count")
                 Text("\(count)").padding(2)
+                Button("Add") { count += 1 }
             }
         }
     }
@@ -58,21 +59,23 @@ struct ReadmeViewGraphTests {
         #expect(lines[7] == "    Counter")
         #expect(
             lines[8]
-                == "      Stack<TupleView<Pack{Text, ModifiedContent<Text, PaddingModifier>}>> [stack horizontal, spacing 0]"
+                == "      Stack<TupleView<Pack{Text, ModifiedContent<Text, PaddingModifier>, Button<Text>}>> [stack horizontal, spacing 0]"
         )
         #expect(lines.last == "    InvalidView [error: Swift.Int is not a view]")
 
-        let counter = try #require(graph.allNodes.compactMap { $0.viewValue as? Readme.Counter }.first)
-        counter.count = 1
+        let button = try #require(graph.allNodes.first { $0.handlesActions })
+        // The button is evaluated again too: its action is a new closure each time, and
+        // closures never compare equal; its label is unchanged and skipped.
         #expect(
-            graph.update().map(TextRenderer.unqualifiedName) == [
-                "Counter", "Stack<TupleView<Pack{Text, ModifiedContent<Text, PaddingModifier>}>>",
-                "TupleView<Pack{Text, ModifiedContent<Text, PaddingModifier>}>",
-                "ModifiedContent<Text, PaddingModifier>",
-                "Text",
+            try graph.send(.tap, to: button.id).map(TextRenderer.unqualifiedName) == [
+                "Counter", "Stack<TupleView<Pack{Text, ModifiedContent<Text, PaddingModifier>, Button<Text>}>>",
+                "TupleView<Pack{Text, ModifiedContent<Text, PaddingModifier>, Button<Text>}>",
+                "ModifiedContent<Text, PaddingModifier>", "Text", "Button<Text>",
             ]
         )
+        #expect(TextRenderer().render(graph).contains("Text \"1\""))
         let page = HTMLRenderer(title: "Demo").render(graph)
         #expect(page.contains("flex-direction: column"))
+        #expect(page.contains("<button data-node=\"\(button.id)\">"))
     }
 }
