@@ -290,3 +290,16 @@ struct IdentityTests {
         #expect(texts(graph) == ["r1:4", "r2:4", "r50:0"])
     }
 }
+
+@Suite("State layout")
+struct StateLayoutTests {
+    @Test("A view with one @State Int fits an Any's inline buffer, so a list of such views boxes none")
+    func stateSize() {
+        struct OneCounter: View {
+            @State var count = 0
+            var body: some View { Text("\(count)") }
+        }
+        #expect(MemoryLayout<State<Int>>.size <= 24)
+        #expect(MemoryLayout<OneCounter>.size <= 3 * MemoryLayout<Int>.size)
+    }
+}

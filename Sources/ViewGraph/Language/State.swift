@@ -74,7 +74,7 @@ public struct State<Value>: GraphProperty {
 
     /// A binding to the value, to hand to a descendant: `$count`.
     @MainActor public var projectedValue: Binding<Value> {
-        if let location { return Binding(location: location) }
+        if let location { return Binding(location: location, initialValue: initialValue) }
         return .constant(initialValue)
     }
 
@@ -104,15 +104,16 @@ public struct State<Value>: GraphProperty {
 @propertyWrapper
 public struct Binding<Value>: GraphProperty {
     enum Storage {
-        case location(StateLocation<Value>)
+        /// A state slot, with the value to read once its node went away.
+        case location(StateLocation<Value>, initialValue: Value)
         case constant(Value)
         case accessors(get: () -> Value, set: (Value) -> Void)
     }
 
     let storage: Storage
 
-    init(location: StateLocation<Value>) {
-        storage = .location(location)
+    init(location: StateLocation<Value>, initialValue: Value) {
+        storage = .location(location, initialValue: initialValue)
     }
 
     /// Creates a binding from its accessors.
@@ -145,14 +146,14 @@ public struct Binding<Value>: GraphProperty {
     @MainActor public var wrappedValue: Value {
         get {
             switch storage {
-            case .location(let location): location.value ?? location.initialValue
+            case .location(let location, let initialValue): location.value ?? initialValue
             case .constant(let value): value
             case .accessors(let get, _): get()
             }
         }
         nonmutating set {
             switch storage {
-            case .location(let location): location.value = newValue
+            case .location(let location, _): location.value = newValue
             case .constant: break
             case .accessors(_, let set): set(newValue)
             }
@@ -164,19 +165,18 @@ public struct Binding<Value>: GraphProperty {
 
     mutating func install(in context: PropertyContext) {
         // The node depends on the state it reads through the binding.
-        guard context.recordsDependencies, case .location(let location) = storage else { return }
+        guard context.recordsDependencies, case .location(let location, _) = storage else { return }
         location.store.addDependent(context.node, slot: location.slot, generation: location.generation)
     }
 }
 
-/// A slot of a ``StateStore``, as a ``State`` or ``Binding`` holds it.
+/// A slot of a ``StateStore``, as a ``State`` or ``Binding`` holds it: two words, so that a
+/// view with one `@State Int` fits an existential's inline buffer.
 @MainActor
 struct StateLocation<Value> {
     let store: StateStore<Value>
     let slot: Int32
     let generation: UInt32
-    /// The value the state started with, read once the slot's node went away.
-    let initialValue: Value
 
     /// The value, or `nil` when the slot's node went away.
     var value: Value? {
@@ -199,7 +199,6 @@ class AnyStateStore {
 @MainActor
 final class StateStore<Value>: AnyStateStore {
     private var values: ContiguousArray<Value?> = []
-    private var initialValues: ContiguousArray<Value?> = []
     private var generations: ContiguousArray<UInt32> = []
     private var owners: ContiguousArray<NodeIndex> = []
     /// Nodes that read a slot through a binding, for slots that have any.
@@ -216,22 +215,20 @@ final class StateStore<Value>: AnyStateStore {
         if let slot = freeSlots.popLast() {
             let index = Int(slot)
             values[index] = value
-            initialValues[index] = value
             owners[index] = owner
-            return StateLocation(store: self, slot: slot, generation: generations[index], initialValue: value)
+            return StateLocation(store: self, slot: slot, generation: generations[index])
         }
         values.append(value)
-        initialValues.append(value)
         generations.append(0)
         owners.append(owner)
-        return StateLocation(store: self, slot: Int32(values.count - 1), generation: 0, initialValue: value)
+        return StateLocation(store: self, slot: Int32(values.count - 1), generation: 0)
     }
 
     /// The location of a slot in use.
     func location(_ slot: Int32) -> StateLocation<Value>? {
         let index = Int(slot)
-        guard let initialValue = initialValues[index] else { return nil }
-        return StateLocation(store: self, slot: slot, generation: generations[index], initialValue: initialValue)
+        guard values[index] != nil else { return nil }
+        return StateLocation(store: self, slot: slot, generation: generations[index])
     }
 
     func read(_ slot: Int32, generation: UInt32) -> Value? {
@@ -259,7 +256,6 @@ final class StateStore<Value>: AnyStateStore {
     override func free(_ slot: Int32) {
         let index = Int(slot)
         values[index] = nil
-        initialValues[index] = nil
         generations[index] &+= 1
         dependents[slot] = nil
         freeSlots.append(slot)
