@@ -209,7 +209,7 @@ public final class ViewGraph {
     /// - Parameter id: The node's identity.
     /// - Returns: The node, or `nil` when it was removed or never made.
     public func node(id: NodeID) -> ViewNode? {
-        isLive(id.index) ? ViewNode(graph: self, index: id.index) : nil
+        id.graph == ObjectIdentifier(self) && isLive(id.index) ? ViewNode(graph: self, index: id.index) : nil
     }
 
     /// Sends an action to a node, such as a tap from a renderer, and updates the graph.
@@ -225,7 +225,7 @@ public final class ViewGraph {
     ///   ``ViewGraphError/actionNotHandled(_:typeName:)`` when its view does not handle the action.
     @discardableResult
     public func send(_ action: ViewAction, to id: NodeID) throws(ViewGraphError) -> [String] {
-        guard isLive(id.index) else { throw .nodeNotFound(id) }
+        guard id.graph == ObjectIdentifier(self), isLive(id.index) else { throw .nodeNotFound(id) }
         let view = viewValue(of: id.index)
         let handled = ActionResolution.handler?.withOpened(view, as: (any ActionHandling).self) {
             $0.perform(action)

@@ -204,7 +204,8 @@ final class StateStore<Value>: AnyStateStore {
     /// Nodes that read a slot through a binding, for slots that have any.
     private var dependents: [Int32: [NodeIndex]] = [:]
     private var freeSlots: [Int32] = []
-    unowned let graph: ViewGraph
+    /// The graph, held weakly: a view value kept after its graph went away writes nowhere.
+    weak var graph: ViewGraph?
 
     init(graph: ViewGraph) {
         self.graph = graph
@@ -241,6 +242,7 @@ final class StateStore<Value>: AnyStateStore {
         let index = Int(slot)
         guard generations[index] == generation, values[index] != nil else { return }
         values[index] = value
+        guard let graph else { return }
         graph.invalidate(owners[index])
         if let readers = dependents[slot] {
             for reader in readers { graph.invalidate(reader) }
