@@ -143,27 +143,19 @@ struct Untouched: VersionedViewModifier {
 @MainActor
 private func lines(_ graph: ViewGraph) -> String { TextRenderer().render(graph) }
 
-@MainActor
-private func shownTexts(_ graph: ViewGraph) -> [String] {
-    graph.allNodes.compactMap {
-        guard case .text(let text) = $0.renderAttributes.role else { return nil }
-        return text
-    }
-}
-
 @Suite("Engine semantics")
 @MainActor
 struct EngineSemanticsTests {
     @Test("An alias defined as itself defers upward: no definition above, so its default body")
     func aliasSelfDefinition() {
         let graph = ViewGraph(root: SelfDefined())
-        #expect(shownTexts(graph) == ["default"])
+        #expect(texts(graph) == ["default"])
         #expect(graph.nodeCount < 20)
     }
 
     @Test("Inside a definition that contains the alias, the alias is the next definition up")
     func aliasInsideItsSource() {
-        #expect(shownTexts(ViewGraph(root: Layered())) == ["inner", "outer"])
+        #expect(texts(ViewGraph(root: Layered())) == ["inner", "outer"])
     }
 
     @Test("The style closest to the view is applied; one that does not build the view ignores the rest")
@@ -171,7 +163,7 @@ struct EngineSemanticsTests {
         let graph = ViewGraph(
             root: Badge2View(configuration: .init(count: 1)).style(LoudBadge2Style()).style(PlainBadge2Style())
         )
-        #expect(shownTexts(graph) == ["LOUD 1"])
+        #expect(texts(graph) == ["LOUD 1"])
     }
 
     @Test("A style that builds the styled view again wraps the next style out, then the default style")
@@ -179,17 +171,17 @@ struct EngineSemanticsTests {
         let composed = ViewGraph(
             root: Badge2View(configuration: .init(count: 2)).style(BorderedBadge2Style()).style(LoudBadge2Style())
         )
-        #expect(shownTexts(composed) == ["LOUD 2"])
+        #expect(texts(composed) == ["LOUD 2"])
         #expect(lines(composed).contains("[class border]"))
         let overDefault = ViewGraph(root: Badge2View(configuration: .init(count: 3)).style(BorderedBadge2Style()))
-        #expect(shownTexts(overDefault) == ["plain 3"])
+        #expect(texts(overDefault) == ["plain 3"])
         #expect(lines(overDefault).contains("[class border]"))
         // Twice bordered, then the default.
         let twice = ViewGraph(
             root: Badge2View(configuration: .init(count: 4)).style(BorderedBadge2Style()).style(BorderedBadge2Style())
         )
         #expect(lines(twice).components(separatedBy: "[class border]").count == 3)
-        #expect(shownTexts(twice) == ["plain 4"])
+        #expect(texts(twice) == ["plain 4"])
     }
 
     @Test("A default style that builds its styled view again stops with an error node")
@@ -207,10 +199,10 @@ struct EngineSemanticsTests {
     @Test("A styled view's own body is its final styling, applied once around the chosen style")
     func finalStyling() {
         let plain = ViewGraph(root: FramedBadge(configuration: .init(count: 5)))
-        #expect(shownTexts(plain) == ["plain 5"])
+        #expect(texts(plain) == ["plain 5"])
         #expect(lines(plain).components(separatedBy: "[padding 3]").count == 2)
         let loud = ViewGraph(root: FramedBadge(configuration: .init(count: 6)).style(LoudBadge2Style()))
-        #expect(shownTexts(loud) == ["LOUD 6"])
+        #expect(texts(loud) == ["LOUD 6"])
         #expect(lines(loud).components(separatedBy: "[padding 3]").count == 2)
     }
 
@@ -239,7 +231,7 @@ struct EngineSemanticsTests {
     @Test("Variadic children flatten custom views, aliases, groups and ForEach, as _VariadicView does")
     func variadicFlattening() {
         func count<Source: View>(_ source: Source) -> String? {
-            shownTexts(ViewGraph(root: Counted(source: source))).first
+            texts(ViewGraph(root: Counted(source: source))).first
         }
         #expect(count(TwoTexts()) == "2")
         #expect(
@@ -255,7 +247,7 @@ struct EngineSemanticsTests {
                 Text("a"); Text("b"); Text("c")
             }
         )
-        #expect(shownTexts(defined).first == "3")
+        #expect(texts(defined).first == "3")
         #expect(
             count(
                 Group {

@@ -37,14 +37,6 @@ struct BoundCounter: View {
 }
 
 @MainActor
-private func shown(_ graph: ViewGraph) -> [String] {
-    graph.allNodes.compactMap {
-        guard case .text(let text) = $0.renderAttributes.role else { return nil }
-        return text
-    }
-}
-
-@MainActor
 private func handler(_ graph: ViewGraph, _ index: Int = 0) throws -> ViewNode {
     let handlers = graph.allNodes.filter(\.handlesActions)
     return try #require(handlers.indices.contains(index) ? handlers[index] : nil)
@@ -61,7 +53,7 @@ struct InteractionTests {
         let evaluated = try graph.send(.tap, to: button.id)
         #expect(evaluated.first == TypeMetadata(TapCounter.self).name)
         try graph.send(.tap, to: button.id)
-        #expect(shown(graph).first == "count 2")
+        #expect(texts(graph).first == "count 2")
         // The button is the same node after the updates.
         #expect(button.isAlive && graph.node(id: button.id) == button)
     }
@@ -74,19 +66,19 @@ struct InteractionTests {
         let double = try handler(graph, 2)
         try graph.send(.tap, to: button.id)
         try graph.send(ViewAction("double"), to: double.id)
-        #expect(shown(graph).first == "count 2")
+        #expect(texts(graph).first == "count 2")
         #expect(throws: ViewGraphError.actionNotHandled(.tap, typeName: double.viewType.name)) {
             try graph.send(.tap, to: double.id)
         }
         try graph.send(.tap, to: reset.id)
-        #expect(shown(graph).first == "count 0")
+        #expect(texts(graph).first == "count 0")
     }
 
     @Test("A button changes its parent's state through a binding")
     func bindingFromButton() throws {
         let graph = ViewGraph(root: BoundCounter())
         try graph.send(.tap, to: try handler(graph).id)
-        #expect(shown(graph) == ["total 11", "+"])
+        #expect(texts(graph) == ["total 11", "+"])
     }
 
     @Test("Clear errors: a removed node, and a view that handles nothing")

@@ -23,14 +23,6 @@ struct Loop: Screen {
     var body: some View { Text("loop") }
 }
 
-@MainActor
-private func scenarioTexts(_ graph: ViewGraph) -> [String] {
-    graph.allNodes.compactMap {
-        guard case .text(let text) = $0.renderAttributes.role else { return nil }
-        return text
-    }
-}
-
 @Suite("Seed scenarios")
 @MainActor
 struct ScenarioTests {
@@ -71,32 +63,32 @@ struct ScenarioTests {
         #expect(router.availableRoutes == ["feed", "search", "settings"])
         try router.navigate(to: "feed/tournament/match/player")
         #expect(router.path == ["feed", "tournament", "match", "player"])
-        #expect(scenarioTexts(router.graph()) == ["Player: Grace"])
+        #expect(texts(router.graph()) == ["Player: Grace"])
         router.back()
-        #expect(scenarioTexts(router.graph()) == ["Match: Semifinal"])
+        #expect(texts(router.graph()) == ["Match: Semifinal"])
         try router.follow("player")
-        #expect(scenarioTexts(router.graph()) == ["Player: Grace"])
+        #expect(texts(router.graph()) == ["Player: Grace"])
         #expect(router.render().hasPrefix("Player\n"))
         try router.navigate(to: "search/player")
-        #expect(scenarioTexts(router.graph()) == ["Player: Ada"])
+        #expect(texts(router.graph()) == ["Player: Ada"])
         // An unknown route is an error naming what exists; the router stays.
         let error = #expect(throws: RoutingError.self) { try router.navigate(to: "feed/nowhere") }
         #expect(error?.description == "Feed has no route \"nowhere\"; its routes are match, tournament")
         #expect(router.path == ["search", "player"])
         try router.navigate(to: "")
-        #expect(scenarioTexts(router.graph()) == ["Home"])
+        #expect(texts(router.graph()) == ["Home"])
     }
 
     @Test("Fiori: one generic component renders any model conforming to a composition, slots in declaration order")
     func components() {
         let person = Person(detailImage: "ada.png", title: "Ada Lovelace", subtitle: "Analyst")
         let personView = ComponentView(model: person, composition: (any PersonDetailItemModel).self)
-        #expect(scenarioTexts(ViewGraph(root: personView)) == ["[image ada.png]", "Ada Lovelace", "Analyst"])
+        #expect(texts(ViewGraph(root: personView)) == ["[image ada.png]", "Ada Lovelace", "Analyst"])
         // The order is the model's declaration order, as Mirror lists its properties.
         #expect(Mirror(reflecting: person).children.map(\.label) == ["detailImage", "title", "subtitle"])
         let order = Order(status: "Shipped", title: "Order 42", footnote: "2 items")
         #expect(
-            scenarioTexts(ViewGraph(root: ComponentView(model: order, composition: (any ObjectItemModel).self)))
+            texts(ViewGraph(root: ComponentView(model: order, composition: (any ObjectItemModel).self)))
                 == ["Shipped", "Order 42", "2 items"]
         )
         // A model that does not conform to the composition, as `as?` says, shows an error.
@@ -114,7 +106,7 @@ struct ScenarioTests {
                 }
             }
         )
-        #expect(scenarioTexts(list) == ["Ada Lovelace", "Order 42"])
+        #expect(texts(list) == ["Ada Lovelace", "Order 42"])
     }
 
     @Test("Subviews: @Subview properties found through the field model; non-nil optionals and array elements count")
@@ -130,8 +122,8 @@ struct ScenarioTests {
         card.hint = Text("hint")
         card.badge = nil
         #expect(card.subviews.map(\.label) == ["name", "hint", "facts", "facts"])
-        #expect(scenarioTexts(ViewGraph(root: card)) == ["Ada Lovelace", "hint", "Analyst", "London"])
+        #expect(texts(ViewGraph(root: card)) == ["Ada Lovelace", "hint", "Analyst", "London"])
         card.facts = []
-        #expect(scenarioTexts(ViewGraph(root: card)) == ["Ada Lovelace", "hint"])
+        #expect(texts(ViewGraph(root: card)) == ["Ada Lovelace", "hint"])
     }
 }

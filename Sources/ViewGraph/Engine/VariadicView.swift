@@ -134,6 +134,16 @@ enum VariadicFlattening {
         while let item = stack.popLast() {
             budget -= 1
             if budget <= 0 { return }
+            /// The leaves of a view standing for `item`, one level of custom views deeper.
+            func innerLeaves(of view: any View, _ environment: EnvironmentValues) -> [Item] {
+                var inner: [Item] = []
+                expand((view, item.identity, environment), customDepth: customDepth + 1, budget: &budget, into: &inner)
+                return inner
+            }
+            /// `item` itself when it stands for one view, or its leaves, transformed.
+            func replace(_ item: Item, by inner: [Item], _ transform: (Item) -> Item) {
+                if inner.count == 1 { leaves.append(item) } else { leaves.append(contentsOf: inner.map(transform)) }
+            }
             func step<V: View>(_ view: V) {
                 if V.Body.self != Never.self {
                     // A custom view: its body's leaves, or itself when they are one.
@@ -141,38 +151,16 @@ enum VariadicFlattening {
                         leaves.append(item)
                         return
                     }
-                    var inner: [Item] = []
-                    expand(
-                        (view.body, item.identity, item.environment),
-                        customDepth: customDepth + 1,
-                        budget: &budget,
-                        into: &inner
-                    )
-                    if inner.count == 1 {
-                        leaves.append(item)
-                    } else {
-                        leaves.append(contentsOf: inner)
-                    }
+                    replace(item, by: innerLeaves(of: view.body, item.environment)) { $0 }
                     return
                 }
                 if let modified = view as? any DistributableModifiedContent {
                     // A modified view: its content's leaves, each with the modifier, as SwiftUI
                     // applies a modifier to each view of a group; or itself when they are one.
-                    var inner: [Item] = []
                     var environment = item.environment
                     modified.transformContentEnvironment(&environment)
-                    expand(
-                        (modified.contentView, item.identity, environment),
-                        customDepth: customDepth + 1,
-                        budget: &budget,
-                        into: &inner
-                    )
-                    if inner.count == 1 {
-                        leaves.append(item)
-                    } else {
-                        leaves.append(
-                            contentsOf: inner.map { (modified.applied(to: $0.view), $0.identity, $0.environment) }
-                        )
+                    replace(item, by: innerLeaves(of: modified.contentView, environment)) {
+                        (modified.applied(to: $0.view), $0.identity, $0.environment)
                     }
                     return
                 }
