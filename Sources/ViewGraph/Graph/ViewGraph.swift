@@ -66,6 +66,10 @@ public final class ViewGraph {
     @exclusivity(unchecked) private var work: [Int32] = []
     /// Nodes marked by state changes since the last update.
     private var invalidated: [NodeIndex] = []
+    /// The nodes whose state a state store changed, shared with the stores: a store holds
+    /// this list, not the graph, so that nothing keeps the graph alive and the graph needs no
+    /// weak reference (which would make every retain of it take the runtime's slow path).
+    let stateWrites = StateWrites()
     /// Whether an evaluation is running: an update asked for from a body is ignored.
     private var isEvaluating = false
     /// The reconciliation of the node being evaluated.
@@ -184,6 +188,7 @@ public final class ViewGraph {
     /// output registered during a pass marks its reader, which the next round evaluates.
     private func evaluateInvalidated() {
         for _ in 0..<64 {
+            for node in stateWrites.take() { invalidate(node) }
             let marked = invalidated.filter(isLive)
             invalidated = []
             if marked.isEmpty { return }
@@ -332,16 +337,17 @@ public final class ViewGraph {
         environment: EnvironmentValues
     ) -> NodeIndex {
         let store = store(for: V.self)
-        let slot = store.insert(view)
+        let index = freeRecords.popLast() ?? Int32(records.count)
+        let slot = store.insert(view, owner: index)
         var record = NodeRecord(store: store.id, slot: slot, parent: parent, depth: depth, environment: environment)
         record.identity = identity
-        if let index = freeRecords.popLast() {
+        if Int(index) < records.count {
             record.generation = records[Int(index)].generation
             records[Int(index)] = record
-            return NodeIndex(index: index, generation: record.generation)
+        } else {
+            records.append(record)
         }
-        records.append(record)
-        return NodeIndex(index: Int32(records.count - 1), generation: 0)
+        return NodeIndex(index: index, generation: record.generation)
     }
 
     // MARK: Evaluation
@@ -518,7 +524,7 @@ public final class ViewGraph {
                 let writer = NodeIndex(index: current, generation: record.generation)
                 for collector in collectors { collector.writerRemoved(writer) }
             }
-            store.free(record.slot)
+            if let moved = store.free(record.slot) { records[Int(moved)].slot = record.slot }
             records[Int(current)].isLive = false
             records[Int(current)].generation &+= 1
             records[Int(current)].identity = nil
@@ -553,7 +559,7 @@ public final class ViewGraph {
         if let existing = stateStores[ObjectIdentifier(Value.self)] as? StateStore<Value> {
             store = existing
         } else {
-            store = StateStore<Value>(graph: self)
+            store = StateStore<Value>(writes: stateWrites)
             stateStores[ObjectIdentifier(Value.self)] = store
         }
         let key = StateKey(node: node.index, property: slot)

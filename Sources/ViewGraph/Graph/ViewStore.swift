@@ -32,7 +32,8 @@ class AnyViewStore {
     /// The positions of the view's properties, to free their state with the node.
     var propertyPositions: [Int] { [] }
     /// Frees a slot, destroying its view.
-    func free(_ slot: Int32) {}
+    /// - Returns: The node whose view moved into the freed slot to keep the buffer dense, if any.
+    func free(_ slot: Int32) -> Int32? { nil }
 }
 
 /// The views of one type whose body the graph evaluates.
@@ -41,9 +42,10 @@ class AnyViewStore {
 /// requirements on its views typed, without a cast.
 @MainActor
 class ViewStore<V: View>: AnyViewStore {
-    /// The views, by slot; `nil` for a free slot.
-    final var views: ContiguousArray<V?> = []
-    private var freeSlots: [Int32] = []
+    /// The views, by slot, dense: a freed slot takes the last view.
+    final var views: ContiguousArray<V> = []
+    /// The node of each slot's view.
+    private var owners: ContiguousArray<Int32> = []
     /// The view's ``State``, ``Environment`` and ``Binding`` properties, found once from the
     /// cached field model, each with its type opened as a ``GraphProperty``.
     private let properties: [PropertyField]
@@ -71,12 +73,13 @@ class ViewStore<V: View>: AnyViewStore {
     }
 
     /// Stores a new view.
-    final func insert(_ view: V) -> Int32 {
-        if let slot = freeSlots.popLast() {
-            views[Int(slot)] = view
-            return slot
-        }
+    /// - Parameters:
+    ///   - view: The view.
+    ///   - owner: The position of its node.
+    /// - Returns: The view's slot.
+    final func insert(_ view: V, owner: Int32) -> Int32 {
         views.append(view)
+        owners.append(owner)
         return Int32(views.count - 1)
     }
 
@@ -85,19 +88,27 @@ class ViewStore<V: View>: AnyViewStore {
     ///   evaluated again.
     final func receive(_ view: V, at slot: Int32) -> Bool {
         let index = Int(slot)
-        if let stored = views[index], TypeMetadata.layoutEquals(stored, view) { return false }
+        if TypeMetadata.layoutEquals(views[index], view) { return false }
         views[index] = view
         return true
     }
 
-    final override func free(_ slot: Int32) {
-        views[Int(slot)] = nil
-        freeSlots.append(slot)
+    final override func free(_ slot: Int32) -> Int32? {
+        let index = Int(slot)
+        let last = views.count - 1
+        defer {
+            views.removeLast()
+            owners.removeLast()
+        }
+        guard index != last else { return nil }
+        views.swapAt(index, last)
+        owners[index] = owners[last]
+        return owners[index]
     }
 
     /// The view in a slot with its properties installed.
-    final func installed(_ slot: Int32, node: NodeIndex, graph: ViewGraph, recordsDependencies: Bool) -> V? {
-        guard var view = views[Int(slot)] else { return nil }
+    final func installed(_ slot: Int32, node: NodeIndex, graph: ViewGraph, recordsDependencies: Bool) -> V {
+        var view = views[Int(slot)]
         guard !properties.isEmpty else { return view }
         let environment = graph.record(node).environment
         for property in properties {
@@ -117,9 +128,8 @@ class ViewStore<V: View>: AnyViewStore {
     }
 
     override func evaluate(_ slot: Int32, children: inout Children) {
-        guard let graph = children.graph,
-            let view = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
-        else { return }
+        guard let graph = children.graph else { return }
+        let view = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
         if let finalStyling, finalStyling.isInsideFinalStyling(children.readOwn(\.styles)) {
             // A styled view built again inside its own final styling: the style's output.
             finalStyling.appendStyledBody(of: view, into: &children)
@@ -131,7 +141,7 @@ class ViewStore<V: View>: AnyViewStore {
     }
 
     final override func viewValue(_ slot: Int32, node: NodeIndex, graph: ViewGraph) -> Any {
-        installed(slot, node: node, graph: graph, recordsDependencies: false) ?? ()
+        installed(slot, node: node, graph: graph, recordsDependencies: false)
     }
 
     override func childEnvironment(_ slot: Int32, _ environment: EnvironmentValues) -> EnvironmentValues {
@@ -147,20 +157,18 @@ class ViewStore<V: View>: AnyViewStore {
 @MainActor
 final class PrimitiveStore<P: PrimitiveView>: ViewStore<P> {
     override func evaluate(_ slot: Int32, children: inout Children) {
-        guard let graph = children.graph,
-            let view = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
-        else { return }
+        guard let graph = children.graph else { return }
+        let view = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
         view.makeChildren(&children)
     }
 
     override func renderAttributes(_ slot: Int32) -> RenderAttributes {
-        views[Int(slot)]?.renderAttributes ?? RenderAttributes()
+        views[Int(slot)].renderAttributes
     }
 
     override func childEnvironment(_ slot: Int32, _ environment: EnvironmentValues) -> EnvironmentValues {
-        guard let view = views[Int(slot)] else { return environment }
         var environment = environment
-        view.transformEnvironment(&environment)
+        views[Int(slot)].transformEnvironment(&environment)
         return environment
     }
 }

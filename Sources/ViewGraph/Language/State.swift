@@ -204,11 +204,12 @@ final class StateStore<Value>: AnyStateStore {
     /// Nodes that read a slot through a binding, for slots that have any.
     private var dependents: [Int32: [NodeIndex]] = [:]
     private var freeSlots: [Int32] = []
-    /// The graph, held weakly: a view value kept after its graph went away writes nowhere.
-    weak var graph: ViewGraph?
+    /// Where writes are recorded for the graph's next update. A view value kept after its
+    /// graph went away records into a list nobody reads.
+    let writes: StateWrites
 
-    init(graph: ViewGraph) {
-        self.graph = graph
+    init(writes: StateWrites) {
+        self.writes = writes
     }
 
     /// Makes a slot for a node's state.
@@ -242,10 +243,9 @@ final class StateStore<Value>: AnyStateStore {
         let index = Int(slot)
         guard generations[index] == generation, values[index] != nil else { return }
         values[index] = value
-        guard let graph else { return }
-        graph.invalidate(owners[index])
+        writes.record(owners[index])
         if let readers = dependents[slot] {
-            for reader in readers { graph.invalidate(reader) }
+            for reader in readers { writes.record(reader) }
         }
     }
 
@@ -261,5 +261,22 @@ final class StateStore<Value>: AnyStateStore {
         generations[index] &+= 1
         dependents[slot] = nil
         freeSlots.append(slot)
+    }
+}
+
+/// The nodes whose state changed since the graph's last update.
+@MainActor
+final class StateWrites {
+    private var nodes: [NodeIndex] = []
+
+    /// Records a node whose state changed.
+    func record(_ node: NodeIndex) {
+        nodes.append(node)
+    }
+
+    /// Takes the recorded nodes.
+    func take() -> [NodeIndex] {
+        defer { nodes.removeAll(keepingCapacity: true) }
+        return nodes
     }
 }
