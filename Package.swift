@@ -77,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "Swift5Client",
-            dependencies: ["RuntimeMetadata", "Fixtures"],
+            dependencies: ["RuntimeMetadata", "Fixtures", "ViewGraph"],
             path: "Tests/Swift5Client",
             swiftSettings: [.treatAllWarnings(as: .error), .swiftLanguageMode(.v5)]
         ),
@@ -91,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ViewGraphTests",
-            dependencies: ["ViewGraph", "ViewGraphExamples", "RuntimeMetadata"],
+            dependencies: ["ViewGraph", "ViewGraphExamples", "RuntimeMetadata", "Swift5Client"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -31,34 +31,24 @@ struct Slot {
 
     /// The slots this module shows; each opens the model as its protocol.
     static let known: [Slot] = [
-        slot((any TitleComponent).self, "title") { $0.title }.styled("title"),
-        slot((any SubtitleComponent).self, "subtitle") { $0.subtitle }.styled("subtitle"),
-        slot((any FootnoteComponent).self, "footnote") { $0.footnote }.styled("footnote"),
-        slot((any DetailImageComponent).self, "detailImage") { "[image \($0.detailImage)]" }
-            .styled("image"),
-        slot((any StatusComponent).self, "status") { $0.status }.styled("status"),
-    ]
+        slot((any TitleComponent).self, "title", className: "title") { $0.title },
+        slot((any SubtitleComponent).self, "subtitle", className: "subtitle") { $0.subtitle },
+        slot((any FootnoteComponent).self, "footnote", className: "footnote") { $0.footnote },
+        slot((any DetailImageComponent).self, "detailImage", className: "image") { "[image \($0.detailImage)]" },
+        slot((any StatusComponent).self, "status", className: "status") { $0.status },
+    ].compactMap { $0 }
 
-    /// A slot whose view is a text made from the opened model.
-    private static func slot<E>(_ existential: E.Type, _ property: String, _ text: @escaping (E) -> String) -> Partial {
-        Partial(protocolDescriptor: try? ProtocolDescriptor(existential), property: property) { model in
-            guard let descriptor = try? ProtocolDescriptor(existential), let opened = descriptor.open(model, as: E.self)
-            else { return nil }
-            return text(opened)
-        }
-    }
-
-    /// A slot before its class name is known.
-    struct Partial {
-        let protocolDescriptor: ProtocolDescriptor?
-        let property: String
-        let text: (Any) -> String?
-
-        @MainActor func styled(_ className: String) -> Slot {
-            // Every slot protocol above is a protocol, so its descriptor exists.
-            Slot(protocolDescriptor: protocolDescriptor!, property: property) { model in
-                text(model).map { Text($0).className(className) }
-            }
+    /// A slot whose view is a text made from the model opened as the slot's protocol, through
+    /// the descriptor looked up once.
+    private static func slot<E>(
+        _ existential: E.Type,
+        _ property: String,
+        className: String,
+        _ text: @escaping (E) -> String
+    ) -> Slot? {
+        guard let descriptor = try? ProtocolDescriptor(existential) else { return nil }
+        return Slot(protocolDescriptor: descriptor, property: property) { model in
+            descriptor.open(model, as: E.self).map { Text(text($0)).className(className) }
         }
     }
 }

@@ -5,6 +5,7 @@
 // from another graph.
 
 import RuntimeMetadata
+import Swift5Client
 import Testing
 import ViewGraph
 
@@ -82,5 +83,22 @@ struct MisuseTests {
         #expect(first.root.id != second.root.id)
         #expect(second.node(id: first.root.id) == nil)
         #expect(throws: ViewGraphError.nodeNotFound(first.root.id)) { try second.send(.tap, to: first.root.id) }
+    }
+}
+
+@Suite("ViewGraph from a Swift 5 client")
+@MainActor
+struct Swift5ViewGraphTests {
+    @Test("Views with state, a binding, a closure, an enum, a class and an existential, built generically and as Any")
+    func swift5Client() throws {
+        let result = try Swift5Client.viewGraphTap()
+        #expect(result.before == ["count 0", "+", "Swift.Int is not a view", "row 0", "row 1"])
+        #expect(result.after == ["count 1", "+", "Swift.Int is not a view", "row 0", "row 1"])
+        #expect(result.evaluated.first == "Swift5Screen")
+        // The count's text changed; the rows' texts did not, though their ForEach (which holds
+        // a closure, and closures never compare equal) is evaluated again.
+        #expect(result.evaluated.filter { $0 == "Text" }.count == 1)
+        #expect(result.evaluated.contains("Swift5Stepper"))
+        #expect(result.sameAsAny)
     }
 }

@@ -39,16 +39,16 @@ public final class ViewGraph {
     // MARK: Arena
 
     /// The nodes, by position.
-    @exclusivity(unchecked) private var records: ContiguousArray<NodeRecord> = []
+    private var records: ContiguousArray<NodeRecord> = []
     /// Positions of removed nodes, for reuse.
     private var freeRecords: [Int32] = []
     /// The children of every node, as ranges of positions.
-    @exclusivity(unchecked) private var childBuffer: ContiguousArray<Int32> = []
+    private var childBuffer: ContiguousArray<Int32> = []
     /// The positions of the child buffer no range uses any more.
     private var childGarbage = 0
     /// The typed view stores, by position, and by view type.
-    @exclusivity(unchecked) private var stores: [AnyViewStore] = []
-    @exclusivity(unchecked) private var storeIndex: [ObjectIdentifier: Int32] = [:]
+    private var stores: [AnyViewStore] = []
+    private var storeIndex: [ObjectIdentifier: Int32] = [:]
     /// The typed state stores, by value type, and the state slot of each node's property.
     private var stateStores: [ObjectIdentifier: AnyStateStore] = [:]
     private var stateSlots: [StateKey: (store: AnyStateStore, slot: Int32)] = [:]
@@ -63,7 +63,7 @@ public final class ViewGraph {
     // MARK: Evaluation state
 
     /// Nodes to evaluate or hand the environment down to, last first.
-    @exclusivity(unchecked) private var work: [Int32] = []
+    private var work: [Int32] = []
     /// Nodes marked by state changes since the last update.
     private var invalidated: [NodeIndex] = []
     /// The nodes whose state a state store changed, shared with the stores: a store holds
@@ -73,7 +73,7 @@ public final class ViewGraph {
     /// Whether an evaluation is running: an update asked for from a body is ignored.
     private var isEvaluating = false
     /// The reconciliation of the node being evaluated.
-    @exclusivity(unchecked) private var reconciliation = Reconciliation()
+    private var reconciliation = Reconciliation()
 
     private struct Reconciliation {
         var parent: Int32 = -1
@@ -98,7 +98,7 @@ public final class ViewGraph {
     private var rootIndex = NodeIndex.none
 
     /// The types of the nodes evaluated by the last build or update, in order.
-    @exclusivity(unchecked) public private(set) var lastEvaluatedTypes: [TypeMetadata] = []
+    public private(set) var lastEvaluatedTypes: [TypeMetadata] = []
 
     /// The type names of the nodes evaluated by the last build or update, in order.
     public var lastEvaluated: [String] { lastEvaluatedTypes.map(\.name) }

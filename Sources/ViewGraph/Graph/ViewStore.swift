@@ -49,13 +49,16 @@ class ViewStore<V: View>: AnyViewStore {
     /// The view's ``State``, ``Environment`` and ``Binding`` properties, found once from the
     /// cached field model, each with its type opened as a ``GraphProperty``.
     private let properties: [PropertyField]
-    override var propertyPositions: [Int] { properties.map(\.position) }
+    override var propertyPositions: [Int] { positions }
+    /// The properties' positions, kept so that removing a node allocates nothing for them.
+    private let positions: [Int]
     /// The view type opened as a ``ViewStyledView`` with a body of its own, its final styling.
     private let finalStyling: (any ViewStyledView.Type)?
 
     init(id: Int32) {
         let type = TypeMetadata(V.self)
         properties = PropertyFields.of(type)
+        positions = properties.map(\.position)
         let styled = StyleResolution.styledView?.open(V.self, as: (any ViewStyledView.Type).self)
         finalStyling = styled?.hasFinalStyling == true ? styled : nil
         super.init(id: id, viewType: type)
