@@ -10,9 +10,47 @@ extension TypeMetadata {
     /// - Returns: The tag.
     /// - Throws: ``RuntimeMetadataError/wrongKind(typeName:expected:)`` when this is not an enum,
     ///   ``RuntimeMetadataError/typeMismatch(expected:actual:context:)`` when `value` is not of this type.
+    @inlinable
     public func tag<Value>(of value: Value) throws(RuntimeMetadataError) -> Int {
-        // A value of this type, read directly; the value an existential holds, read in place
-        // without a cast.
+        // The value's address is taken here, where the caller knows its type; the reading is
+        // not generic.
+        if let tag = OpaqueValueAccess.withBorrowedValue(value, { enumTag(in: $0) }) { return tag }
+        return try resolvedTag(of: value)
+    }
+
+    /// Reads the tag of an enum value held in an `Any`: the index of its case in ``cases``.
+    ///
+    /// The generic form, given an `Any`, would open it and run unspecialized; this form reads the
+    /// value where the `Any` holds it.
+    /// - Parameter value: An `Any` holding a value of this enum type (possibly inside further
+    ///   existential containers).
+    /// - Returns: The tag.
+    /// - Throws: ``RuntimeMetadataError/wrongKind(typeName:expected:)`` when this is not an enum,
+    ///   ``RuntimeMetadataError/typeMismatch(expected:actual:context:)`` when `value` is not of this type.
+    public func tag(of value: Any) throws(RuntimeMetadataError) -> Int {
+        // `as Any` keeps the container closed: passed as it is, the `Any` would be opened.
+        if let tag = OpaqueValueAccess.withBorrowedValue(value as Any, { enumTag(in: $0) }) { return tag }
+        return try resolvedTag(of: value as Any)
+    }
+
+    /// The tag of a value of this enum type, or of the value its existential containers hold,
+    /// read in place; `nil` when this is not an enum or the value is not of this type as far as
+    /// the containers show.
+    /// - Parameter value: The borrowed value.
+    /// - Returns: The tag.
+    @usableFromInline
+    func enumTag(in value: BorrowedValue) -> Int? {
+        guard kind == .enum || kind == .optional else { return nil }
+        return value.enumTag(of: reference)
+    }
+
+    /// ``tag(of:)`` for values the read in place does not answer: the error for a value of
+    /// another type or a type that is not an enum, or the tag of a value that `as?` reaches
+    /// (an optional, an `AnyObject` box, a constrained existential).
+    /// - Parameter value: The value.
+    /// - Returns: The tag.
+    @usableFromInline
+    func resolvedTag<Value>(of value: Value) throws(RuntimeMetadataError) -> Int {
         if MetadataReference(Value.self) == reference { return try enumTag(of: value) }
         if kind == .enum || kind == .optional,
             let tag = OpaqueValueAccess.enumTag(projecting: value, metadata: reference)
@@ -63,10 +101,43 @@ extension TypeMetadata {
     /// - Parameter value: A value of this enum type, or an existential (`Any`, `any P`) holding one.
     /// - Returns: The case name.
     /// - Throws: As ``enumCase(of:)``.
+    @inlinable
     public func caseName<Value>(of value: Value) throws(RuntimeMetadataError) -> String {
-        let tag = try tag(of: value)
+        if let name = OpaqueValueAccess.withBorrowedValue(value, { caseName(in: $0) }) { return name }
+        return try resolvedCaseName(of: value)
+    }
+
+    /// The name of the case of an enum value held in an `Any`, as `Mirror` reports it.
+    ///
+    /// The generic form, given an `Any`, would open it and run unspecialized; this form reads the
+    /// value where the `Any` holds it.
+    /// - Parameter value: An `Any` holding a value of this enum type (possibly inside further
+    ///   existential containers).
+    /// - Returns: The case name.
+    /// - Throws: As ``enumCase(of:)``.
+    public func caseName(of value: Any) throws(RuntimeMetadataError) -> String {
+        // `as Any` keeps the container closed: passed as it is, the `Any` would be opened.
+        if let name = OpaqueValueAccess.withBorrowedValue(value as Any, { caseName(in: $0) }) { return name }
+        return try resolvedCaseName(of: value as Any)
+    }
+
+    /// ``caseName(of:)`` for values the read in place does not answer, as ``resolvedTag(of:)``.
+    /// - Parameter value: The value.
+    /// - Returns: The case name.
+    @usableFromInline
+    func resolvedCaseName<Value>(of value: Value) throws(RuntimeMetadataError) -> String {
+        let tag = try resolvedTag(of: value)
         if let name = caseName(forTag: tag) { return name }
         return try enumCase(of: value).name
+    }
+
+    /// The case name of a value whose tag is read in place (``enumTag(in:)``).
+    /// - Parameter value: The borrowed value.
+    /// - Returns: The name, or `nil` when the tag is not read in place or names no case.
+    @usableFromInline
+    func caseName(in value: BorrowedValue) -> String? {
+        guard let tag = enumTag(in: value) else { return nil }
+        return caseName(forTag: tag)
     }
 
     /// The name of the case with a tag, from the cached names: copying a whole EnumCase, or

@@ -252,6 +252,54 @@ struct EnumTests {
         #expect(String(reflecting: fromAny) == String(reflecting: fromValue))
     }
 
+    @Test(
+        "Values passed as Any, as an [Any] holds them, answer through the Any forms as the switch does",
+        arguments: multiPayloadValues
+    )
+    func anyForms(_ value: MultiPayloadEnum) throws {
+        let metadata = TypeMetadata(MultiPayloadEnum.self)
+        // Held as an `[Any]` holds them: a call with an `Any` argument picks the `Any` form,
+        // which reads the value where its container holds it.
+        let held: [Any] = [
+            value,
+            { (inner: Any) -> Any in inner }(value as Any),  // an Any holding an Any
+            Optional(value) as Any,  // an optional, looked through as `as?` does
+            value as any Equatable,  // an `any Equatable` inside the Any
+            value as AnyObject,  // the standard library's box, as `as?` opens it
+        ]
+        for element in held {
+            #expect(try metadata.caseName(of: element) == switchName(value), "\(type(of: element))")
+            #expect(try metadata.tag(of: element) == metadata.tag(of: value), "\(type(of: element))")
+        }
+    }
+
+    @Test("The Any forms throw, never misread, for a value of another type or a type that is not an enum")
+    func anyFormsReject() throws {
+        let metadata = TypeMetadata(MultiPayloadEnum.self)
+        let others: [(value: Any, typeName: String)] = [
+            ("text", "Swift.String"), (42, "Swift.Int"), (Optional<Int>.none as Any, "Swift.Optional<Swift.Int>"),
+            (MixedOrderEnum.e1, TypeMetadata(MixedOrderEnum.self).name),
+        ]
+        for (value, typeName) in others {
+            do {
+                let name = try metadata.caseName(of: value)
+                Issue.record("\(typeName) in an Any was read as the case \(name)")
+            } catch .typeMismatch(let expected, let actual, _) {
+                #expect(expected == metadata.name)
+                #expect(actual == typeName)
+            } catch {
+                Issue.record("unexpected error \(error)")
+            }
+            #expect(throws: RuntimeMetadataError.self) { try metadata.tag(of: value) }
+        }
+        #expect(throws: RuntimeMetadataError.wrongKind(typeName: "Swift.Int", expected: "an enum")) {
+            try TypeMetadata(Int.self).caseName(of: 3 as Any)
+        }
+        #expect(throws: RuntimeMetadataError.wrongKind(typeName: "Swift.String", expected: "an enum")) {
+            try TypeMetadata(String.self).tag(of: "a" as Any)
+        }
+    }
+
     @Test("An error existential opens to its enum; a mismatched existential throws naming its dynamic type")
     func errorExistentialsAndMismatches() throws {
         let metadata = TypeMetadata(FixtureError.self)

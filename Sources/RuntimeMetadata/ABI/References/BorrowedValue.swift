@@ -1,0 +1,69 @@
+// BorrowedValue.swift
+//
+// A value's address and static type, taken in the caller's specialization, so that the
+// questions asked of the value run in non-generic code. In an unspecialized generic function,
+// `withUnsafePointer(to:)` is an out-of-line generic call with a closure; a public entry point
+// that is `@inlinable` takes the address where the caller knows the type (often a concrete
+// `Any` local) and passes it on as two words. The container layouts read through it are those
+// of include/swift/ABI/Metadata.h (TargetOpaqueExistentialContainer and its relatives).
+
+/// The address of a borrowed value and its static type, valid for the duration of the call
+/// that lends it (``OpaqueValueAccess/withBorrowedValue(_:_:)``).
+@usableFromInline
+@safe
+struct BorrowedValue {
+    /// The value's storage.
+    @usableFromInline
+    let address: UnsafeRawPointer
+    /// The value's static type: the type itself, or an existential holding it.
+    @usableFromInline
+    let staticType: MetadataReference
+
+    /// A borrowed value.
+    /// - Parameters:
+    ///   - address: The value's storage, valid while the value is borrowed.
+    ///   - staticType: Its static type.
+    @inlinable
+    @inline(__always)
+    init(address: UnsafeRawPointer, staticType: MetadataReference) {
+        unsafe self.address = address
+        self.staticType = staticType
+    }
+
+    /// The tag of the enum value this is or holds, read in place: the value itself when its
+    /// static type is the enum, else the value its existential containers hold, projected however
+    /// deeply they nest.
+    /// - Parameter metadata: The enum's metadata.
+    /// - Returns: The tag, or `nil` when the value is of another type or the type has no enum
+    ///   witnesses.
+    func enumTag(of metadata: MetadataReference) -> Int? {
+        guard let witnesses = unsafe OpaqueValueAccess.enumWitnesses(metadata) else { return nil }
+        var value = unsafe address
+        if staticType != metadata {
+            let (projected, dynamicType) = unsafe ExistentialContainerLayout.project(address, type: staticType)
+            guard dynamicType == metadata else { return nil }
+            unsafe value = projected
+        }
+        return unsafe RuntimeEntryPoints.callGetEnumTag(
+            witnesses.witness(.getEnumTag),
+            value: value,
+            metadata: metadata.address
+        )
+    }
+}
+
+extension OpaqueValueAccess {
+    /// Lends a value to `body` as its address and static type.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - body: Receives the value's address and type; the address is valid only during the
+    ///     call.
+    /// - Returns: What `body` returns.
+    @inlinable
+    @inline(__always)
+    static func withBorrowedValue<T, R>(_ value: borrowing T, _ body: (BorrowedValue) -> R) -> R {
+        unsafe withUnsafePointer(to: value) { pointer in
+            unsafe body(BorrowedValue(address: UnsafeRawPointer(pointer), staticType: MetadataReference(T.self)))
+        }
+    }
+}
