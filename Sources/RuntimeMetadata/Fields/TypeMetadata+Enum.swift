@@ -49,6 +49,7 @@ extension TypeMetadata {
     /// (an optional, an `AnyObject` box, a constrained existential).
     /// - Parameter value: The value.
     /// - Returns: The tag.
+    /// - Throws: As ``tag(of:)-(Any)``.
     @usableFromInline
     func resolvedTag<Value>(of value: Value) throws(RuntimeMetadataError) -> Int {
         if MetadataReference(Value.self) == reference { return try enumTag(of: value) }
@@ -87,7 +88,7 @@ extension TypeMetadata {
     /// The case of an enum value.
     /// - Parameter value: A value of this enum type, or an existential (`Any`, `any P`) holding one.
     /// - Returns: The case.
-    /// - Throws: As ``tag(of:)``, and ``RuntimeMetadataError/missingReflectionMetadata(typeName:)``.
+    /// - Throws: As ``tag(of:)-(Value)``, and ``RuntimeMetadataError/missingReflectionMetadata(typeName:)``.
     public func enumCase<Value>(of value: Value) throws(RuntimeMetadataError) -> EnumCase {
         let tag = try tag(of: value)
         let all = try cases
@@ -124,6 +125,7 @@ extension TypeMetadata {
     /// ``caseName(of:)`` for values the read in place does not answer, as ``resolvedTag(of:)``.
     /// - Parameter value: The value.
     /// - Returns: The case name.
+    /// - Throws: As ``enumCase(of:)``.
     @usableFromInline
     func resolvedCaseName<Value>(of value: Value) throws(RuntimeMetadataError) -> String {
         let tag = try resolvedTag(of: value)
