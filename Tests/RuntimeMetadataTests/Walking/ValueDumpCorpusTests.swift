@@ -1,0 +1,112 @@
+// ValueDumpCorpusTests.swift
+//
+// ValueDump.dump against Swift.dump on a wider corpus of the values the compiler and the
+// standard library produce: lazy storage and property wrappers (`$__lazy_storage_$_` and `_`
+// names), closures of every convention, generic classes and nested generic types, local types,
+// actors, indirect and generic enums, deep optionals, floating-point specials, 128-bit integers,
+// lazy and wrapped collections, key paths, metatypes of compositions, opaque result types,
+// errors, and Foundation values. `Data` is left out: its custom mirror shows the address of a
+// copy it makes, which differs between any two dumps.
+
+import Foundation
+import RuntimeMetadata
+import Testing
+import ValueDump
+
+private struct Lazy {
+    lazy var computed: Int = 3
+    var plain = 1
+}
+
+@propertyWrapper private struct Clamped { var wrappedValue: Int; var projectedValue: String { "p" } }
+private struct Wrapped { @Clamped var value = 3; var f: () -> Int = { 1 }; var g: ((Int) -> Int)? = nil }
+
+private class Base<T> { var base: T; init(_ t: T) { base = t } }
+private final class Derived: Base<String> {
+    var own = 2; weak var weakSelf: Derived?; unowned var un: Base<String>
+    let keep = Base("u")
+    init() { un = keep; super.init("b"); weakSelf = self }
+}
+private indirect enum Tree { case leaf(Int), node(Tree, Tree), empty }
+private enum Raw: String { case a = "x", b }
+private enum Gen<T, U> { case one(T), two(U, T), none }
+private actor Counter { var count = 1 }
+private struct Empty {}
+
+private struct Outer<T> { struct Inner<U> { var t: T; var u: U }; enum Kind { case a(T), b } }
+private protocol P1 {}; private protocol P2 {}
+extension Int: P1, P2 {}
+private func opaque() -> some Equatable { Outer<Int>.Inner(t: 1, u: "x").u }
+private struct ManyFields {
+    var a0 = 0, a1 = 1, a2 = 2, a3 = 3, a4 = 4, a5 = 5, a6 = 6, a7 = 7, a8 = 8, a9 = 9, b0 = "b0", b1: [Int]? = nil,
+        b2 = (1, 2, 3, 4, 5, 6, 7, 8)
+}
+private final class Node { var next: Node?; var value: Int; init(_ v: Int, _ n: Node?) { value = v; next = n } }
+private struct Functions {
+    var c: @convention(c) (Int32) -> Int32 = { $0 }
+    var s: @Sendable () -> Void = {}
+    var m: @MainActor () -> Void = {}
+    var thin: @convention(thin) () -> Void = {}
+    var gen: ([Int]) throws -> Int? = { $0.first }
+}
+
+/// Expects each value's dump to be the standard library's, naming the values that differ.
+private func expectSameDumps(_ values: [Any], sourceLocation: SourceLocation = #_sourceLocation) {
+    for (index, value) in values.enumerated() {
+        var mirror = ""
+        Swift.dump(value, to: &mirror)
+        var ours = ""
+        ValueDump.dump(value, to: &ours)
+        #expect(
+            ours == mirror,
+            "value \(index), \(type(of: value)):\nValueDump:\n\(ours)\nMirror:\n\(mirror)",
+            sourceLocation: sourceLocation
+        )
+    }
+}
+
+@Suite("ValueDump against Swift.dump: the wider corpus")
+struct ValueDumpCorpusTests {
+    @Test("nested generic and local types, existentials, metatypes, functions, cycles, errors")
+    func compilerTypes() {
+        func local() -> Any { struct LocalType<T> { var x: T }; return LocalType(x: [1]) }
+        let ring = Node(1, nil); ring.next = Node(2, ring)
+        let values: [Any] = [
+            Outer<Int>.Inner(t: 1, u: "s"), Outer<String>.Kind.a("z"), Outer<Int>.Kind.b,
+            (1 as any P1) as Any, (any P1 & P2).self, (any P1.Type).self, opaque(), ManyFields(), ring,
+            Int??????.some(.some(.some(nil))) as Any, local(), Functions(), NSError(domain: "d", code: 3),
+            CocoaError(.fileNoSuchFile) as any Error, Never?.none as Any, [Never](),
+            Result<Int, any Error>.failure(CocoaError(.coderInvalidValue)),
+            (Int, String).self, ((Int) -> Void).self, Optional<Int>.self, AnyObject.self, [ring, ring],
+        ]
+        expectSameDumps(values)
+    }
+
+    @Test("storage the compiler names, actors, enums, numbers, collections, Foundation values")
+    func standardValues() {
+        let values: [Any] = [
+            Lazy(), Wrapped(), Derived(), Tree.node(.leaf(1), .node(.empty, .leaf(2))), Raw.b,
+            Gen<Int, String>.two("s", 1),
+            Gen<Int, String>.none, Counter(), Empty(), (), (a: 1, 2, c: (3, d: 4)),
+            Float.nan, -0.0, Double.infinity, Float80(1.5), Int8.min, UInt64.max,
+            Character("🇩🇪"), Unicode.Scalar(65)!, "abc"[...], StaticString("st"),
+            0..<3, 1...4, [Int](), [String: Int](), Set<String>(),
+            Optional<Any>.some(Optional<Int>.none as Any) as Any, Int??.some(nil) as Any,
+            [1, nil, 3] as [Int?], ["a": nil] as [String: Int?],
+            \Lazy.plain, ObjectIdentifier(Empty.self), AnyHashable(3), AnyHashable("s"),
+            SIMD4<Float>(1, 2, 3, 4), Duration.seconds(2), Int.self, (any Equatable).self,
+            Date(timeIntervalSince1970: 0), UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
+            URL(string: "https://a.b/c?d=1")!, Decimal(12.5), NSNumber(value: 3),
+            "multi\nline\t\"quoted\" \u{0}", String(repeating: "x", count: 100),
+            [1: [2: [3: "deep"]]], ContiguousArray([1.5]), [[Any]]([[1, "a"], []]),
+            (1, "a") as Any, Result<Int, CocoaError>.success(1), Mirror.DisplayStyle.struct,
+            UnsafePointer<Int>(bitPattern: 0x1000)!, OpaquePointer(bitPattern: 0x2000)!,
+            Int128(5), UInt128.max, [Int8](repeating: 1, count: 3), "é".unicodeScalars, "ab".utf8,
+            CollectionOfOne(1), EmptyCollection<Int>(), repeatElement(1, count: 2), [1, 2].reversed(),
+            [3, 4].lazy.map { $0 },
+            [5, 6].enumerated(), zip([1], ["a"]), stride(from: 0, to: 4, by: 2),
+            KeyValuePairs(dictionaryLiteral: ("k", 1)),
+        ]
+        expectSameDumps(values)
+    }
+}
