@@ -119,6 +119,9 @@ private struct Dumper {
     var stack: [Item] = []
     var groups = 0
     let walker = ValueWalker(honorsCustomReflectable: true)
+    /// ``sharedSpaces``, read once per dump rather than through the global's initializer check
+    /// on every line.
+    let spaces = Dumper.sharedSpaces
 
     init(maxItems: Int) {
         maxItemCounter = maxItems
@@ -408,9 +411,9 @@ private struct Dumper {
 
     private func writeIndent(_ count: Int, to target: inout TextBuffer) {
         guard count > 0 else { return }
-        target.write(count <= Self.spaces.count ? Self.spaces[count - 1] : String(repeating: " ", count: count))
+        target.write(count <= spaces.count ? spaces[count - 1] : String(repeating: " ", count: count))
     }
 
-    /// Indentation strings, shared.
-    private static let spaces: [String] = (1...64).map { String(repeating: " ", count: $0) }
+    /// Indentation strings, shared by all dumps.
+    private static let sharedSpaces: [String] = (1...64).map { String(repeating: " ", count: $0) }
 }

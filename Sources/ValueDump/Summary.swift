@@ -10,11 +10,17 @@
 internal import RuntimeMetadata
 
 enum Summary {
-    private static let debugPrintable = try? ProtocolDescriptor((any CustomDebugStringConvertible).self)
-    private static let printable = try? ProtocolDescriptor((any CustomStringConvertible).self)
-    private static let streamable = try? ProtocolDescriptor((any TextOutputStreamable).self)
-    private static let stringType = TypeMetadata(String.self)
-    private static let intType = TypeMetadata(Int.self)
+    /// The protocols and types a summary asks about, in one value: each global is reached
+    /// through its one-time initializer's check, once per summary rather than once per use.
+    private struct Known {
+        let debugPrintable = try? ProtocolDescriptor((any CustomDebugStringConvertible).self)
+        let printable = try? ProtocolDescriptor((any CustomStringConvertible).self)
+        let streamable = try? ProtocolDescriptor((any TextOutputStreamable).self)
+        let stringType = TypeMetadata(String.self)
+        let intType = TypeMetadata(Int.self)
+    }
+
+    private static let known = Known()
 
     /// Writes a node's summary.
     /// - Parameters:
@@ -40,17 +46,18 @@ enum Summary {
         }
         // A node's value is never a container, so its own type decides what `as?` would find.
         let value = node.value
+        let known = Self.known
         // The commonest leaves, without the protocol lookups: what their `debugDescription` and
         // `description` write.
-        if node.type == stringType, let string = value as? String {
+        if node.type == known.stringType, let string = value as? String {
             target.writeQuoted(string)
             return
         }
-        if node.type == intType, let number = value as? Int {
+        if node.type == known.intType, let number = value as? Int {
             target.write(String(number))
             return
         }
-        if let debugPrintable, debugPrintable.isConformed(by: node.type),
+        if let debugPrintable = known.debugPrintable, debugPrintable.isConformed(by: node.type),
             let text = debugPrintable.withOpened(
                 value,
                 as: (any CustomDebugStringConvertible).self,
@@ -60,13 +67,13 @@ enum Summary {
             target.write(text)
             return
         }
-        if let printable, printable.isConformed(by: node.type),
+        if let printable = known.printable, printable.isConformed(by: node.type),
             let text = printable.withOpened(value, as: (any CustomStringConvertible).self, { $0.description })
         {
             target.write(text)
             return
         }
-        if let streamable, streamable.isConformed(by: node.type),
+        if let streamable = known.streamable, streamable.isConformed(by: node.type),
             let streamed = streamable.withOpened(
                 value,
                 as: (any TextOutputStreamable).self,

@@ -68,15 +68,16 @@ public struct ValueWalker: Sendable {
         }
         let type = TypeMetadata(stored)
         let plan = type.walkPlan
-        var style = plan.withObject { $0.value.style }
-        var mirror: Mirror? = nil
+        let style = plan.withObject { $0.value.style }
         if honorsCustomReflectable, style != .leaf, style != .collection, style != .set, style != .dictionary,
             plan.withObject({ $0.value.isCustomReflectable })
         {
-            style = .custom
-            mirror = Mirror(reflecting: value)
+            let mirror = MirrorBox(Mirror(reflecting: value))
+            return ValueNode(value: value, type: type, style: .custom, plan: plan, mirrorBox: mirror)
         }
-        return ValueNode(value: value, type: type, style: style, plan: plan, mirror: mirror)
+        // No `Mirror?` on this path: `Mirror` is resilient, so each operation on an optional one
+        // would go through its value witnesses.
+        return ValueNode(value: value, type: type, style: style, plan: plan, mirrorBox: nil)
     }
 
     /// What ``walk(_:_:)`` does after a visit.
@@ -184,12 +185,12 @@ public struct ValueNode {
 
     let plan: ImmortalReference<WalkPlanBox>
 
-    init(value: Any, type: TypeMetadata, style: Style, plan: ImmortalReference<WalkPlanBox>, mirror: Mirror?) {
+    init(value: Any, type: TypeMetadata, style: Style, plan: ImmortalReference<WalkPlanBox>, mirrorBox: MirrorBox?) {
         self.value = value
         self.type = type
         self.style = style
         self.plan = plan
-        self.mirrorBox = mirror.map(MirrorBox.init)
+        self.mirrorBox = mirrorBox
     }
 
     /// The identity of a class instance, for cycle detection, or of a metatype, as `dump` uses
@@ -289,7 +290,7 @@ public struct ValueNode {
 }
 
 /// A custom mirror, boxed.
-private final class MirrorBox {
+final class MirrorBox {
     let mirror: Mirror
     init(_ mirror: Mirror) { self.mirror = mirror }
 }
