@@ -113,6 +113,16 @@ func realisticBenchmarks(_ warm: Benchmark.Configuration) {
             }
         }
     }
+    // The ceiling of the two rows above: the same call on values already typed `any Drawable`,
+    // which any opening must still make (project the value, call through the witness table).
+    // No opening can be faster than `Realistic.AsCast.call` by more than this row is.
+    let typedDrawables: [any Drawable] = hidden([Circle(radius: 3), Badge(), Marker.ring(2), Label()])
+    Benchmark("Realistic.typed.call", configuration: warm) { benchmark in
+        var counter = 0
+        measure(benchmark) {
+            blackHole(typedDrawables[alternate(&counter)].draw())
+        }
+    }
     Benchmark("Realistic.AsCast.call", configuration: warm) { benchmark in
         var counter = 0
         measure(benchmark) {
@@ -265,6 +275,13 @@ func realisticBenchmarks(_ warm: Benchmark.Configuration) {
         measure(benchmark) { blackHole(try! scoreField.value(in: eight, as: Double.self)) }
     }
     let allHeld = try! eightType.fields.array
+    // The same eight fields read untyped, one `value(in:)` each, without a walker: the copies
+    // into `Any` that any untyped read of the parts makes.
+    Benchmark("Fields.read.untypedAll", configuration: warm) { benchmark in
+        measure(benchmark) {
+            for field in allHeld { blackHole(try! field.value(in: eight)) }
+        }
+    }
     Benchmark("Fields.read.typedAll", configuration: warm) { benchmark in
         measure(benchmark) {
             blackHole(try! allHeld[0].value(in: eight, as: Int.self))

@@ -45,6 +45,7 @@ extension ProtocolDescriptor {
     /// - Returns: The value as `any P`, or `nil` when its type does not conform or `E` is not
     ///   this protocol's existential.
     @inlinable
+    @inline(__always)
     public func open<E>(_ value: borrowing Any, as existential: E.Type) -> E? {
         guard let view = borrowedExistential(value, as: E.self) else {
             // `as?` looks through optionals and `AnyObject` boxes before it fails; so does this.
@@ -75,6 +76,7 @@ extension ProtocolDescriptor {
     /// - Returns: What `body` returns, or `nil` without calling it when the value's type does
     ///   not conform or `E` is not this protocol's existential.
     @inlinable
+    @inline(__always)
     public func withOpened<E, R>(
         _ value: borrowing Any,
         as existential: E.Type,

@@ -261,6 +261,7 @@ struct BorrowedExistential {
     ///   - body: Borrows the value.
     /// - Returns: What `body` returns.
     @inlinable
+    @inline(__always)
     func lend<E, R>(_ value: borrowing Any, as existential: E.Type, to body: (borrowing E) throws -> R) rethrows -> R {
         try unsafe withUnsafePointer(to: value) { container in
             var view = unsafe containerWords(of: UnsafeRawPointer(container))
@@ -284,6 +285,7 @@ struct BorrowedExistential {
     ///   - existential: The existential type.
     /// - Returns: The value as `E`.
     @inlinable
+    @inline(__always)
     func take<E>(_ value: consuming Any, as existential: E.Type) -> E {
         var owned = value
         return unsafe withUnsafeMutablePointer(to: &owned) { container in
