@@ -83,6 +83,11 @@ struct Order {
     var dimensions = (width: 10, height: 20)
 }
 
+/// A copy of an element, made out of line so that the optimizer cannot borrow the element in
+/// place instead.
+@inline(never)
+func copyOut(_ elements: [any Drawable], at index: Int) -> any Drawable { elements[index] }
+
 /// The index of the next alternating type: 0, 1, 2, 3, 0, ...
 @inline(__always)
 func alternate(_ counter: inout Int) -> Int {
@@ -121,6 +126,15 @@ func realisticBenchmarks(_ warm: Benchmark.Configuration) {
         var counter = 0
         measure(benchmark) {
             blackHole(typedDrawables[alternate(&counter)].draw())
+        }
+    }
+    // The ceiling of `open`, which returns its own copy: the same call on a copy of each value,
+    // made and destroyed as the copy `open` returns is.
+    Benchmark("Realistic.typed.copyCall", configuration: warm) { benchmark in
+        var counter = 0
+        measure(benchmark) {
+            let copied = copyOut(typedDrawables, at: alternate(&counter))
+            blackHole(copied.draw())
         }
     }
     Benchmark("Realistic.AsCast.call", configuration: warm) { benchmark in

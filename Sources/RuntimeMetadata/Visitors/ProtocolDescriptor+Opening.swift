@@ -35,9 +35,9 @@ extension ProtocolDescriptor {
     /// Opens a value as this protocol's existential, without `as?`.
     ///
     /// `E` is the protocol's existential type, `(any P).self`. The value's dynamic type is
-    /// looked up in the conformance cache, and the result is one copy of the value, made as
-    /// the `Any` is copied and moved into the existential's container: a value stored out of
-    /// line shares its box, so nothing is allocated, even for large values. When the existential is only needed for a call,
+    /// looked up in the conformance cache, and the result is one copy of the value, made in
+    /// the existential's container: a value stored out of line shares its box, so nothing is
+    /// allocated, even for large values. When the existential is only needed for a call,
     /// ``withOpened(_:as:_:)`` avoids the copy.
     /// - Parameters:
     ///   - value: The value to open.
@@ -52,8 +52,8 @@ extension ProtocolDescriptor {
             guard let inner = castUnwrapped(value) else { return nil }
             return open(inner, as: E.self)
         }
-        // One copy of the `Any`, whose buffer then becomes the existential's.
-        return view.take(copy value, as: E.self)
+        // One copy of the value, made in the existential's container.
+        return view.copy(value, as: E.self)
     }
 
     /// Lends a value to `body` as this protocol's existential, without copying it and without

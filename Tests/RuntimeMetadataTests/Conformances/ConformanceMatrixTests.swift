@@ -192,6 +192,13 @@ struct ConformanceMatrixTests {
                 #expect(classBound.withOpened(boxed, as: (any ClassBoundProtocol).self) { $0 === object } == true)
                 let kept = classBound.withOpened(boxed, as: (any ClassBoundProtocol).self) { copy $0 }
                 #expect(kept === object)
+                // `open` returns its own reference: retained once, released when dropped.
+                let opened = classBound.open(boxed, as: (any ClassBoundProtocol).self)
+                #expect(opened === object)
+                // In an opaque existential, the object is the buffer's first word.
+                let fixture = try ProtocolDescriptor((any FixtureProtocol).self)
+                let openedOpaque = try #require(fixture.open(boxed, as: (any FixtureProtocol).self))
+                #expect((openedOpaque as? ReferenceFixture) === object)
             }
         }
         #expect(released == nil)
