@@ -273,6 +273,26 @@ struct EnumTests {
         }
     }
 
+    @Test("An enum too large for an Any's buffer is read from its box through the Any forms")
+    func anyFormsBoxed() throws {
+        enum Wide: Equatable {
+            case pair(String, String)
+            case quad(Int, Int, Int, Int)
+            case none
+        }
+        let metadata = TypeMetadata(Wide.self)
+        #expect(MemoryLayout<Wide>.size > 3 * MemoryLayout<Int>.size)
+        let values: [Wide] = [.pair("a long string, stored out of line", "b"), .quad(1, 2, 3, 4), .none]
+        let names = ["pair", "quad", "none"]
+        for (value, name) in zip(values, names) {
+            let held: [Any] = [value, Optional(value) as Any, { (inner: Any) -> Any in inner }(value as Any)]
+            for element in held {
+                #expect(try metadata.caseName(of: element) == name)
+                #expect(try metadata.tag(of: element) == names.firstIndex(of: name))
+            }
+        }
+    }
+
     @Test("The Any forms throw, never misread, for a value of another type or a type that is not an enum")
     func anyFormsReject() throws {
         let metadata = TypeMetadata(MultiPayloadEnum.self)

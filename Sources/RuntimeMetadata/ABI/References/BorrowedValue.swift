@@ -40,9 +40,22 @@ struct BorrowedValue {
         guard let witnesses = unsafe OpaqueValueAccess.enumWitnesses(metadata) else { return nil }
         var value = unsafe address
         if staticType != metadata {
-            let (projected, dynamicType) = unsafe ExistentialContainerLayout.project(address, type: staticType)
-            guard dynamicType == metadata else { return nil }
-            unsafe value = projected
+            if staticType == Self.anyType,
+                unsafe address.load(fromByteOffset: ExistentialContainerLayout.opaqueMetadataOffset, as: UInt.self)
+                    == UInt(bitPattern: metadata.address)
+            {
+                // An `Any` holding the enum itself, the commonest container, read without the
+                // general projection: the value is in the buffer, or in the box the buffer's
+                // first word refers to, as the enum's own flags (already loaded) say.
+                if unsafe witnesses.flags.contains(ValueWitnessFlags.isNonInline) {
+                    guard let box = unsafe address.pointer(at: 0) else { return nil }
+                    unsafe value = box + OpaqueValueAccess.boxValueOffset(metadata)
+                }
+            } else {
+                let (projected, dynamicType) = unsafe ExistentialContainerLayout.project(address, type: staticType)
+                guard dynamicType == metadata else { return nil }
+                unsafe value = projected
+            }
         }
         return unsafe RuntimeEntryPoints.callGetEnumTag(
             witnesses.witness(.getEnumTag),
@@ -50,6 +63,11 @@ struct BorrowedValue {
             metadata: metadata.address
         )
     }
+}
+
+extension BorrowedValue {
+    /// `Any`'s metadata.
+    private static var anyType: MetadataReference { MetadataReference(Any.self) }
 }
 
 extension OpaqueValueAccess {
