@@ -120,6 +120,8 @@ struct ReadmeExampleTests {
         #expect(radius == 1.5)
         let boxed: Any = Shape.empty
         #expect(try shape.caseName(of: boxed) == "empty")
+        let shapes: [Any] = [Shape.empty, Shape.circle(radius: 1)]
+        #expect(try shapes.map { try shape.caseName(of: $0) } == ["empty", "circle"])
     }
 
     @Test("Generic arguments, tuples and functions")
