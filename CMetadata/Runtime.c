@@ -243,7 +243,9 @@ CMDMetadataResponse cmd_callMetadataAccessFunction(
     }
 }
 
-// Value witnesses, swiftlang/swift include/swift/ABI/ValueWitness.def; all swiftcall.
+#if __has_feature(ptrauth_calls)
+// Value witnesses, swiftlang/swift include/swift/ABI/ValueWitness.def; all swiftcall. Elsewhere
+// the calls are inline, in CMDRuntime.h.
 typedef CMD_SWIFT_CC void *(*CMDCopyWitness)(void *, void *, const void *);
 typedef CMD_SWIFT_CC void (*CMDDestroyWitness)(void *, const void *);
 typedef CMD_SWIFT_CC unsigned (*CMDGetEnumTagWitness)(const void *, const void *);
@@ -270,7 +272,6 @@ void cmd_callDestructiveInjectEnumTagWitness(const void *witness, void *value, u
     ((CMDInjectWitness)CMD_CALLABLE(witness))(value, tag, metadata);
 }
 
-#if __has_feature(ptrauth_calls)
 // A protocol witness of `static func == (Self, Self) -> Bool`: the `witness_method` convention.
 // Clang spells LLVM's `swiftself` (the self register) `swift_context`, which must come last;
 // the runtime's own SWIFT_CONTEXT (include/swift/Runtime/Config.h) is the same attribute.

@@ -207,10 +207,13 @@ CMD_EXTERN CMDMetadataResponse cmd_callMetadataAccessFunction(
     size_t count,
     const void *const _Nullable *_Nullable arguments);
 
+// The value witnesses, swiftcall (swiftlang/swift include/swift/ABI/ValueWitness.def). Where
+// function pointers are called as stored, each call is inline, so that a caller's call of a
+// witness is one indirect call; on arm64e, where a pointer read out of metadata must be signed
+// before it is called, they are functions in Runtime.c.
+#if __has_feature(ptrauth_calls)
 /// Calls a value witness of the shape `OpaqueValue *(OpaqueValue *, OpaqueValue *, const Metadata *)`:
 /// `initializeWithCopy`, `assignWithCopy`, `initializeWithTake` or `assignWithTake`.
-///
-/// The witnesses are swiftcall (swiftlang/swift `include/swift/ABI/ValueWitness.def`).
 /// - Parameters:
 ///   - witness: The witness function.
 ///   - destination: The destination value.
@@ -255,6 +258,69 @@ CMD_EXTERN void cmd_callDestructiveInjectEnumTagWitness(
     void *value,
     unsigned tag,
     const void *metadata);
+#else
+/// Calls a value witness of the shape `OpaqueValue *(OpaqueValue *, OpaqueValue *, const Metadata *)`:
+/// `initializeWithCopy`, `assignWithCopy`, `initializeWithTake` or `assignWithTake`.
+/// - Parameters:
+///   - witness: The witness function.
+///   - destination: The destination value.
+///   - source: The source value.
+///   - metadata: The type's metadata.
+static inline void cmd_callCopyWitness(
+    const void *witness,
+    void *destination,
+    void *source,
+    const void *metadata) {
+    typedef CMD_SWIFT_CC void *(*CMDCopyWitness)(void *, void *, const void *);
+    ((CMDCopyWitness)witness)(destination, source, metadata);
+}
+
+/// Calls a type's `destroy` value witness.
+/// - Parameters:
+///   - witness: The witness function.
+///   - value: The value to destroy.
+///   - metadata: The type's metadata.
+static inline void cmd_callDestroyWitness(const void *witness, void *value, const void *metadata) {
+    typedef CMD_SWIFT_CC void (*CMDDestroyWitness)(void *, const void *);
+    ((CMDDestroyWitness)witness)(value, metadata);
+}
+
+/// Calls an enum's `getEnumTag` value witness.
+/// - Parameters:
+///   - witness: The witness function.
+///   - value: The enum value.
+///   - metadata: The enum's metadata.
+/// - Returns: The case index in the runtime's tag order.
+static inline unsigned cmd_callGetEnumTagWitness(const void *witness, const void *value, const void *metadata) {
+    typedef CMD_SWIFT_CC unsigned (*CMDGetEnumTagWitness)(const void *, const void *);
+    return ((CMDGetEnumTagWitness)witness)(value, metadata);
+}
+
+/// Calls an enum's `destructiveProjectEnumData` value witness.
+/// - Parameters:
+///   - witness: The witness function.
+///   - value: The enum value, left holding the bare payload.
+///   - metadata: The enum's metadata.
+static inline void cmd_callDestructiveProjectEnumDataWitness(const void *witness, void *value, const void *metadata) {
+    typedef CMD_SWIFT_CC void (*CMDProjectWitness)(void *, const void *);
+    ((CMDProjectWitness)witness)(value, metadata);
+}
+
+/// Calls an enum's `destructiveInjectEnumTag` value witness.
+/// - Parameters:
+///   - witness: The witness function.
+///   - value: The bare payload, made into an enum value of the given case.
+///   - tag: The case index in the runtime's tag order.
+///   - metadata: The enum's metadata.
+static inline void cmd_callDestructiveInjectEnumTagWitness(
+    const void *witness,
+    void *value,
+    unsigned tag,
+    const void *metadata) {
+    typedef CMD_SWIFT_CC void (*CMDInjectWitness)(void *, unsigned, const void *);
+    ((CMDInjectWitness)witness)(value, tag, metadata);
+}
+#endif
 
 /// Calls the `==` witness of a type's `Equatable` conformance on two values in place.
 ///
