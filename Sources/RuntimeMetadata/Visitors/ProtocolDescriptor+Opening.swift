@@ -52,8 +52,8 @@ extension ProtocolDescriptor {
             guard let inner = castUnwrapped(value) else { return nil }
             return open(inner, as: E.self)
         }
-        // One copy of the value, made in the existential's container.
-        return view.copy(value, as: E.self)
+        // One copy of the value: the existential's own copy of the view lent in place.
+        return view.lend(value, as: E.self) { copy $0 }
     }
 
     /// Lends a value to `body` as this protocol's existential, without copying it and without

@@ -273,66 +273,6 @@ struct BorrowedExistential {
         }
     }
 
-    /// Makes `E`, the existential this view was made for, as a copy of the value an `Any`
-    /// holds: the `Any`'s words are copied bitwise into `E`'s container, and what the copy
-    /// shares is then retained or copied as the runtime's `initializeBufferWithCopyOfBuffer`
-    /// does for an existential buffer (include/swift/ABI/ValueWitness.def): the object of a
-    /// class existential or a value stored out of line is retained (a boxed value's box is
-    /// shared by copies), a value stored in the buffer is copied there by its own
-    /// `initializeWithCopy`, and plain data needs nothing more. One copy, made where it stays,
-    /// without an intermediate `Any` to destroy.
-    /// - Parameters:
-    ///   - value: The value the view was made from, borrowed.
-    ///   - existential: The existential type.
-    /// - Returns: The value as `E`.
-    @inlinable
-    @inline(__always)
-    func copy<E>(_ value: borrowing Any, as existential: E.Type) -> E {
-        unsafe withUnsafePointer(to: value) { container in
-            let source = unsafe UnsafeRawPointer(container)
-            var view = unsafe containerWords(of: source)
-            return unsafe withUnsafeMutablePointer(to: &view) { words in
-                let destination = UnsafeMutableRawPointer(words)
-                unsafe completeCopy(of: source, into: destination)
-                return unsafe destination.withMemoryRebound(to: E.self, capacity: 1) { unsafe $0.move() }
-            }
-        }
-    }
-
-    /// Makes the bitwise copy of an `Any`'s buffer at `destination` an owned copy (``copy(_:as:)``).
-    /// - Parameters:
-    ///   - source: The `Any` container.
-    ///   - destination: The new container, whose first words are the source's buffer, bitwise.
-    @usableFromInline
-    func completeCopy(of source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer) {
-        let stored = unsafe MetadataReference(
-            source.load(fromByteOffset: Self.metadataOffset, as: UnsafeRawPointer.self)
-        )
-        guard taggedWitnessTable & 1 == 0, let table = unsafe MetadataLayout(stored.address).valueWitnesses else {
-            // A class existential: the first word is the object.
-            unsafe Self.retainObject(at: source)
-            return
-        }
-        if unsafe table.flags.contains(ValueWitnessFlags.isNonInline) {
-            // The buffer's first word is the value's box.
-            unsafe Self.retainObject(at: source)
-        } else if unsafe table.flags.contains(ValueWitnessFlags.isNonPOD) {
-            unsafe RuntimeEntryPoints.callCopyWitness(
-                table.witness(.initializeWithCopy),
-                destination: destination,
-                source: UnsafeMutableRawPointer(mutating: source),
-                metadata: stored.address
-            )
-        }
-    }
-
-    /// Retains the object whose reference is the first word at `address`.
-    /// - Parameter address: A buffer whose first word is a strong reference.
-    private static func retainObject(at address: UnsafeRawPointer) {
-        guard let object = unsafe address.load(as: UnsafeRawPointer?.self) else { return }
-        _ = unsafe Unmanaged<AnyObject>.fromOpaque(object).retain()
-    }
-
     /// The words of `E`'s container for the value in an `Any` container: the buffer, the
     /// dynamic type and the witness table for an opaque existential; the object and the table
     /// for a class existential.
