@@ -103,6 +103,16 @@ func onMainActor(_ benchmark: Benchmark, _ body: @MainActor (Benchmark) -> Void)
     await MainActor.run { body(benchmark) }
 }
 
+/// Measures building a graph from items made before the measurement, one graph per iteration.
+@MainActor
+func measureBuilds<Item, Root: View>(_ benchmark: Benchmark, items: [Item], root: ([Item]) -> Root) {
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+        blackHole(ViewGraph(root: root(items)))
+    }
+    benchmark.stopMeasurement()
+}
+
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal],
@@ -147,36 +157,22 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("ViewGraph.rebuild", configuration: configuration) { benchmark in
         await onMainActor(benchmark) { benchmark in
-            let items = (0..<Items.itemCount).map(Items.typed)
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                blackHole(ViewGraph(root: DynamicTree(items: items)))
-            }
-            benchmark.stopMeasurement()
+            measureBuilds(benchmark, items: (0..<Items.itemCount).map(Items.typed)) { DynamicTree(items: $0) }
         }
     }
 
     // The same 10,005-node builds with the items made before the measurement: what the graph
     // itself allocates, beside the rows above, which include making the items (boxing a value
-    // in `Any`, or in `AnyView`).
+    // in `Any`, or in `AnyView`). The typed one is `ViewGraph.rebuild`'s measurement, named
+    // for its pair.
     Benchmark("ViewGraph.build.dynamic10k.graphOnly", configuration: configuration) { benchmark in
         await onMainActor(benchmark) { benchmark in
-            let items = (0..<Items.itemCount).map(Items.typed)
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                blackHole(ViewGraph(root: DynamicTree(items: items)))
-            }
-            benchmark.stopMeasurement()
+            measureBuilds(benchmark, items: (0..<Items.itemCount).map(Items.typed)) { DynamicTree(items: $0) }
         }
     }
     Benchmark("AnyView.build.erased10k.graphOnly", configuration: configuration) { benchmark in
         await onMainActor(benchmark) { benchmark in
-            let items = (0..<Items.itemCount).map(Items.erased)
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                blackHole(ViewGraph(root: ErasedTree(items: items)))
-            }
-            benchmark.stopMeasurement()
+            measureBuilds(benchmark, items: (0..<Items.itemCount).map(Items.erased)) { ErasedTree(items: $0) }
         }
     }
 

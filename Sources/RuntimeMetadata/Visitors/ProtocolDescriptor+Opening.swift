@@ -47,6 +47,9 @@ extension ProtocolDescriptor {
     @inlinable
     @inline(__always)
     public func open<E>(_ value: borrowing Any, as existential: E.Type) -> E? {
+        // `withOpened(value, as: E.self) { copy $0 }`, written out: through `withOpened`, whose
+        // specialization for the closure is not inlined, `Realistic.open.call.warm` measured
+        // 8 ns slower (33 ns against 24.5 ns).
         guard let view = borrowedExistential(value, as: E.self) else {
             // `as?` looks through optionals and `AnyObject` boxes before it fails; so does this.
             guard let inner = castUnwrapped(value) else { return nil }
