@@ -293,6 +293,32 @@ struct EnumTests {
         }
     }
 
+    @Test("Closures and class instances as payloads are read through the Any forms, from generic code too")
+    func anyFormsClosuresAndClasses() throws {
+        final class Target {}
+        enum Handler {
+            case run(() -> Int)
+            case target(Target)
+            case pair(Target, (Int) -> Int)
+            case idle
+        }
+        let metadata = TypeMetadata(Handler.self)
+        let values: [(Handler, String)] = [
+            (.run({ 1 }), "run"), (.target(Target()), "target"), (.pair(Target(), { $0 }), "pair"), (.idle, "idle"),
+        ]
+        // Generic code, with `T` pinned to `Any` (as code generic over its elements has it) and
+        // with the `Any` opened to the enum (as SE-0352 opens an `Any` passed to `T`).
+        func genericName<T>(_ value: T, as _: T.Type) throws -> String { try metadata.caseName(of: value) }
+        func openedName<T>(_ value: T) throws -> String { try metadata.caseName(of: value) }
+        for (value, name) in values {
+            let held: Any = value
+            #expect(try metadata.caseName(of: held) == name)
+            #expect(try genericName(held, as: Any.self) == name)
+            #expect(try openedName(held) == name)
+            #expect(try metadata.tag(of: held) == metadata.tag(of: value))
+        }
+    }
+
     @Test("The Any forms throw, never misread, for a value of another type or a type that is not an enum")
     func anyFormsReject() throws {
         let metadata = TypeMetadata(MultiPayloadEnum.self)
