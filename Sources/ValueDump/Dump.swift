@@ -4,8 +4,11 @@
 // Mirror-based `dump(_:)` produces (stdlib/public/core/Dump.swift: the bullets, the element
 // counts of tuples and collections, `super:` sections, ` #N` identities of objects and
 // metatypes, and the `maxDepth` and `maxItems` cut-offs), from the walker's cached per-type plans
-// instead of a `Mirror` per value. The walk keeps its own stack, so any depth of nesting dumps
-// without running out of the thread's stack.
+// instead of a `Mirror` per value. The walk keeps its own stack of frames, one per value whose
+// children are being written, each holding its place as a position (ValueNode.child(at:)), so
+// any depth of nesting dumps without running out of the thread's stack, and a child is read
+// only when its line is written. A stored property or tuple element of the commonest leaf types
+// is written from its typed value, without an `Any` or a node of its own.
 
 internal import RuntimeMetadata
 
@@ -72,56 +75,58 @@ public func dump<T>(
 
 /// One dump: its item budget, the identities it has numbered, and its work stack.
 ///
-/// Each pending line is an item on the stack. A value's children are pushed together, in
-/// reverse, as one sibling group; when the item budget runs out at a child, the standard
-/// library writes how many of its siblings are left and skips them, and so does the dumper,
-/// by dropping the rest of the group from the top of the stack.
+/// The stack holds a frame per value whose children are still to be written, and per `super:`
+/// section still to be written. A frame is taken off the stack and its children written, the
+/// frame's node held in a local, until a child needs frames of its own: the frame goes back
+/// under them, its place kept as a position. When the item budget runs out at a child, the
+/// standard library writes how many of the child's siblings are left and skips them, and so
+/// does the dumper, by dropping the frame.
+///
+/// The dumper's helpers take the node and the text as arguments rather than reading them
+/// through `self`: a value that holds an `Any` is copied to call a method on it through a
+/// mutating method's `self`.
 private struct Dumper {
-    enum Kind {
-        /// A value's line and, below it, its parts.
-        case value
-        /// A function part that cannot be copied, as `Mirror` would print it.
-        case withheldFunction
-        /// The `super:` section of a class level: `level` indexes the node's class hierarchy.
-        case superclass
-        /// The `super:` section of a custom mirror.
-        case mirrorSuperclass
-    }
+    /// A value whose children are being written, or a `super:` section to write.
+    struct Frame {
+        enum Kind {
+            /// Children read from the node one at a time, at positions `first..<end`: stored
+            /// properties (one class level's), tuple elements, a payload.
+            case parts
+            /// Collection elements or custom mirror children, gathered into
+            /// `Dumper.gathered[first..<end]` when the node's line was written.
+            case gathered
+            /// The `some` of an optional holding a withheld function: one child.
+            case withheldSome
+            /// A class level's `super:` section: `level` indexes the node's class hierarchy.
+            case superclass
+            /// A custom mirror's `super:` section: the mirror `level` superclass mirrors above
+            /// the node's custom mirror.
+            case mirrorSuperclass
+        }
 
-    struct Item {
         var kind: Kind
-        var label: String?
-        var value: Any?
-        var declaredType: TypeMetadata?
-        /// The object or custom mirror of a `super:` section, boxed to keep items small.
-        var section: Section?
+        var node: ValueNode?
+        var first = 0
+        var next = 0
+        var end = 0
+        var level = 0
+        /// The indentation and the depth limit of the frame's lines.
         var indent: Int
         var maxDepth: Int
-        /// The sibling group, 0 for the root and `super:` sections, which are never elided.
-        var group = 0
-        var index = 0
-        var count = 0
     }
 
-    /// What a `super:` section lists.
-    final class Section {
-        let node: ValueNode?
-        let mirror: Mirror?
-        let level: Int
-
-        init(node: ValueNode?, mirror: Mirror?, level: Int) {
-            (self.node, self.mirror, self.level) = (node, mirror, level)
-        }
+    /// A gathered child: a collection element or a custom mirror's child.
+    struct Gathered {
+        var label: String?
+        var value: Any?
+        var isDeclaredOptional: Bool
     }
 
     var maxItemCounter: Int
     var visitedItems: [ObjectIdentifier: Int] = [:]
-    var stack: [Item] = []
-    var groups = 0
+    var frames: [Frame] = []
+    var gathered: [Gathered] = []
     let walker = ValueWalker(honorsCustomReflectable: true)
-    /// ``sharedSpaces``, read once per dump rather than through the global's initializer check
-    /// on every line.
-    let spaces = Dumper.sharedSpaces
 
     init(maxItems: Int) {
         maxItemCounter = maxItems
@@ -137,23 +142,14 @@ private struct Dumper {
         // The lines are written to a buffer of this function's own, and passed to the stream
         // in chunks: one `write` per chunk rather than one per piece of a line.
         var text = TextBuffer(capacity: Self.chunkSize)
-        stack.append(Item(kind: .value, label: name, value: value, indent: indent, maxDepth: maxDepth))
-        while let item = stack.popLast() {
-            if item.group != 0, maxItemCounter <= 0 {
-                elide(item, to: &text)
-                continue
-            }
-            switch item.kind {
-            case .value:
-                if let value = item.value { writeValue(value, item, to: &text) }
-            case .withheldFunction:
-                writeWithheldFunction(item, to: &text)
-            case .superclass:
-                if let section = item.section, let node = section.node {
-                    writeSuperclass(of: node, level: section.level, item, to: &text)
-                }
-            case .mirrorSuperclass:
-                if let mirror = item.section?.mirror { writeMirrorSuperclass(mirror, item, to: &text) }
+        writeValue(value, label: name, indent: indent, maxDepth: maxDepth, to: &text)
+        while let frame = frames.popLast() {
+            switch frame.kind {
+            case .parts: writeParts(frame, to: &text)
+            case .gathered: writeGathered(frame, to: &text)
+            case .withheldSome: writeWithheldSome(frame, to: &text)
+            case .superclass: writeSuperclass(frame, to: &text)
+            case .mirrorSuperclass: writeMirrorSuperclass(frame, to: &text)
             }
             if text.count >= Self.chunkSize { target.write(text.take()) }
         }
@@ -163,210 +159,310 @@ private struct Dumper {
     /// The text written before it is passed to the stream.
     private static var chunkSize: Int { 16 * 1024 }
 
-    /// The standard library's note for the children the item budget leaves out, indented two
-    /// spaces more than the children; the rest of the group is dropped.
-    private mutating func elide(_ item: Item, to target: inout TextBuffer) {
-        writeIndent(item.indent + 2, to: &target)
-        let remainder = item.count - item.index
-        target.write("(")
-        target.write(String(remainder))
-        if item.index > 0 { target.write(" more") }
-        target.write(remainder == 1 ? " child)\n" : " children)\n")
-        while let top = stack.last, top.group == item.group { stack.removeLast() }
+    /// Writes a frame's stored properties, tuple elements or payload, until they end, the item
+    /// budget runs out, or one of them has children to write first.
+    private mutating func writeParts(_ frame: consuming Frame, to target: inout TextBuffer) {
+        guard let node = frame.node.take() else { return }
+        var position = frame.next
+        while position < frame.end {
+            guard maxItemCounter > 0 else {
+                elide(count: frame.end - frame.first, offset: position - frame.first, indent: frame.indent, to: &target)
+                return
+            }
+            if writeLeaf(ofChildAt: position, in: node, indent: frame.indent, to: &target) {
+                position += 1
+                continue
+            }
+            let child = node.child(at: position)
+            position += 1
+            let mark = frames.count
+            if let child { writeChild(child, indent: frame.indent, maxDepth: frame.maxDepth, to: &target) }
+            if frames.count > mark {
+                // The child's frames come first; this one resumes after them.
+                guard position < frame.end else { return }
+                frame.next = position
+                frame.node = node
+                frames.insert(frame, at: mark)
+                return
+            }
+        }
     }
 
-    /// One value's line; its parts are queued.
+    /// Writes a frame's gathered children, as ``writeParts(_:to:)`` writes parts.
+    private mutating func writeGathered(_ frame: consuming Frame, to target: inout TextBuffer) {
+        var position = frame.next
+        while position < frame.end {
+            guard maxItemCounter > 0 else {
+                elide(count: frame.end - frame.first, offset: position - frame.first, indent: frame.indent, to: &target)
+                break
+            }
+            // Moved out: the gathered copy is not needed again.
+            var child = Gathered(label: nil, value: nil, isDeclaredOptional: false)
+            swap(&child, &gathered[position])
+            position += 1
+            let mark = frames.count
+            if let value = child.value {
+                writeValue(value, label: child.label, indent: frame.indent, maxDepth: frame.maxDepth, to: &target)
+            } else {
+                writeWithheldFunction(
+                    label: child.label,
+                    isOptional: child.isDeclaredOptional,
+                    indent: frame.indent,
+                    maxDepth: frame.maxDepth,
+                    to: &target
+                )
+            }
+            if frames.count > mark {
+                // Resumed after the child's frames even when no child is left, to remove the
+                // gathered children once the child's own are removed.
+                frame.next = position
+                frames.insert(frame, at: mark)
+                return
+            }
+        }
+        // The frame is over, and so are the frames that gathered after it.
+        gathered.removeSubrange(frame.first...)
+    }
+
+    /// The `some` line of an optional holding a withheld function.
+    private mutating func writeWithheldSome(_ frame: consuming Frame, to target: inout TextBuffer) {
+        guard maxItemCounter > 0 else {
+            elide(count: 1, offset: 0, indent: frame.indent, to: &target)
+            return
+        }
+        writeWithheldFunction(
+            label: "some",
+            isOptional: false,
+            indent: frame.indent,
+            maxDepth: frame.maxDepth,
+            to: &target
+        )
+    }
+
+    /// A child's line, and the frames of its children.
+    private mutating func writeChild(
+        _ child: consuming ValueChild,
+        indent: Int,
+        maxDepth: Int,
+        to target: inout TextBuffer
+    ) {
+        if let value = child.value {
+            writeValue(value, label: child.label, indent: indent, maxDepth: maxDepth, to: &target)
+        } else {
+            let isOptional = child.declaredType?.kind == .optional
+            writeWithheldFunction(
+                label: child.label,
+                isOptional: isOptional,
+                indent: indent,
+                maxDepth: maxDepth,
+                to: &target
+            )
+        }
+    }
+
+    /// The line of a stored property or tuple element declared as one of the commonest leaf
+    /// types (`ValueNode.leafSummary(ofChildAt:type:)`), written from its typed value without a
+    /// node; `false`, with nothing written, for other types.
+    private mutating func writeLeaf(
+        ofChildAt position: Int,
+        in node: borrowing ValueNode,
+        indent: Int,
+        to target: inout TextBuffer
+    ) -> Bool {
+        guard let type = node.declaredType(ofChildAt: position),
+            let summary = node.leafSummary(ofChildAt: position, type: type)
+        else { return false }
+        maxItemCounter -= 1
+        target.writeLineStart(indent: indent, bullet: .leaf, label: node.label(ofChildAt: position))
+        switch summary {
+        case .plain(let text): target.write(text)
+        case .quoted(let text): target.writeQuoted(text)
+        }
+        target.writeNewline()
+        return true
+    }
+
+    /// The standard library's note for the children the item budget leaves out, indented two
+    /// spaces more than the children.
+    private func elide(count: Int, offset: Int, indent: Int, to target: inout TextBuffer) {
+        target.writeIndent(indent + 2)
+        let remainder = count - offset
+        target.write("(")
+        target.write(String(remainder))
+        if offset > 0 { target.write(" more") }
+        target.write(remainder == 1 ? " child)\n" : " children)\n")
+    }
+
+    /// One value's line; frames for its children and its `super:` section follow it.
     private mutating func writeValue(
         _ value: Any,
-        _ item: Item,
+        label: String?,
+        indent: Int,
+        maxDepth: Int,
         to target: inout TextBuffer
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
         let node = walker.node(for: value)
-        let indent = item.indent
-        let maxDepth = item.maxDepth
-        // The children go on the stack now, to be counted; they are written after this line.
-        let start = stack.count
         // A class instance's own line counts its own class's properties; its superclasses' go
         // under their `super:` lines.
-        let own = node.style == .class ? node.classHierarchy.first : nil
-        let group = pushChildren(of: node, declaredBy: own, indent: indent + 2, maxDepth: maxDepth - 1)
-        let count = stack.count - start
-        writeIndent(indent, to: &target)
-        target.write(Self.bullet(count: count, maxDepth: maxDepth))
-        if let name = item.label {
-            target.write(name)
-            target.write(": ")
+        let parts: Range<Int>
+        let count: Int
+        switch node.style {
+        case .class:
+            parts = node.classHierarchy.first.map(node.childIndices(declaredBy:)) ?? 0..<0
+            count = parts.count
+        case .struct, .tuple, .enum, .optional:
+            count = node.childCount
+            parts = 0..<count
+        case .leaf:
+            count = 0
+            parts = 0..<0
+        case .collection, .dictionary, .set, .custom:
+            count = node.childCount
+            parts = 0..<0
         }
+        target.writeLineStart(indent: indent, bullet: Self.bullet(count: count, maxDepth: maxDepth), label: label)
         Summary.write(node, childCount: count, to: &target)
         if let identifier = node.objectIdentifier {
             target.write(" #")
             if let previous = visitedItems[identifier] {
                 target.write(String(previous))
-                target.write("\n")
-                stack.removeSubrange(start...)
+                target.writeNewline()
                 return
             }
             let number = visitedItems.count
             visitedItems[identifier] = number
             target.write(String(number))
         }
-        target.write("\n")
-        guard maxDepth > 0 else {
-            stack.removeSubrange(start...)
-            return
+        target.writeNewline()
+        guard maxDepth > 0 else { return }
+        let superclass: Frame.Kind? =
+            if node.style == .custom, node.customMirror?.superclassMirror != nil {
+                .mirrorSuperclass
+            } else if node.style == .class, node.classHierarchy.count > 1 {
+                .superclass
+            } else {
+                nil
+            }
+        if count > 0 {
+            switch node.style {
+            case .collection, .dictionary, .set, .custom:
+                pushGathered(of: node, indent: indent + 2, maxDepth: maxDepth - 1)
+            default:
+                frames.append(
+                    Frame(
+                        kind: .parts,
+                        node: node,
+                        first: parts.lowerBound,
+                        next: parts.lowerBound,
+                        end: parts.upperBound,
+                        indent: indent + 2,
+                        maxDepth: maxDepth - 1
+                    )
+                )
+            }
         }
-        finishGroup(group, from: start)
         // Popped first: the superclass sections come before the node's own children.
-        if node.style == .custom, let superclass = node.customMirror?.superclassMirror {
-            stack.append(
-                Item(
-                    kind: .mirrorSuperclass,
-                    section: Section(node: nil, mirror: superclass, level: 0),
-                    indent: indent + 2,
-                    maxDepth: maxDepth - 1
-                )
-            )
-        } else if node.style == .class, node.classHierarchy.count > 1 {
-            stack.append(
-                Item(
-                    kind: .superclass,
-                    section: Section(node: node, mirror: nil, level: 1),
-                    indent: indent + 2,
-                    maxDepth: maxDepth - 1
-                )
-            )
+        if let superclass {
+            frames.append(Frame(kind: superclass, node: node, level: 1, indent: indent + 2, maxDepth: maxDepth - 1))
         }
     }
 
-    /// Pushes a node's children, in order, as a new sibling group; for a class instance only the
-    /// properties `level` declares, as each class level lists its own.
-    private mutating func pushChildren(
-        of node: ValueNode,
-        declaredBy level: TypeMetadata?,
-        indent: Int,
-        maxDepth: Int
-    ) -> Int {
-        groups += 1
-        let group = groups
+    /// Gathers a collection's elements or a custom mirror's children, and pushes their frame.
+    private mutating func pushGathered(of node: borrowing ValueNode, indent: Int, maxDepth: Int) {
+        let first = gathered.count
         node.forEachChild { child in
-            if let level, child.declaringType != level { return }
-            stack.append(item(for: child, indent: indent, maxDepth: maxDepth, group: group))
+            gathered.append(
+                Gathered(
+                    label: child.label,
+                    value: child.value,
+                    isDeclaredOptional: child.declaredType?.kind == .optional
+                )
+            )
         }
-        return group
-    }
-
-    /// Numbers a sibling group pushed from `start` and reverses it, so that its first child is
-    /// popped first.
-    private mutating func finishGroup(_ group: Int, from start: Int) {
-        let count = stack.count - start
-        var index = 0
-        var position = start
-        while position < stack.count {
-            stack[position].index = index
-            stack[position].count = count
-            index += 1
-            position += 1
-        }
-        var low = start
-        var high = stack.count - 1
-        while low < high {
-            stack.swapAt(low, high)
-            low += 1
-            high -= 1
-        }
-    }
-
-    private func item(for child: consuming ValueChild, indent: Int, maxDepth: Int, group: Int) -> Item {
-        Item(
-            kind: child.value == nil ? .withheldFunction : .value,
-            label: child.label,
-            value: child.value,
-            declaredType: child.declaredType,
-            indent: indent,
-            maxDepth: maxDepth,
-            group: group
+        frames.append(
+            Frame(kind: .gathered, first: first, next: first, end: gathered.count, indent: indent, maxDepth: maxDepth)
         )
     }
 
-    /// A class level's `super:` line; its parts and the level above it are queued.
-    private mutating func writeSuperclass(
-        of node: ValueNode,
-        level levelIndex: Int,
-        _ item: Item,
-        to target: inout TextBuffer
-    ) {
-        guard maxItemCounter > 0 else { return }
+    /// A class level's `super:` line; frames for its parts and the level above it follow it.
+    private mutating func writeSuperclass(_ section: consuming Frame, to target: inout TextBuffer) {
+        guard maxItemCounter > 0, let node = section.node else { return }
         maxItemCounter -= 1
         let hierarchy = node.classHierarchy
-        let level = hierarchy[levelIndex]
-        let start = stack.count
-        let group = pushChildren(of: node, declaredBy: level, indent: item.indent + 2, maxDepth: item.maxDepth - 1)
-        let count = stack.count - start
-        writeIndent(item.indent, to: &target)
-        target.write(Self.bullet(count: count, maxDepth: item.maxDepth))
+        let level = hierarchy[section.level]
+        let parts = node.childIndices(declaredBy: level)
+        target.writeLineStart(
+            indent: section.indent,
+            bullet: Self.bullet(count: parts.count, maxDepth: section.maxDepth),
+            label: nil
+        )
         target.write("super: ")
         target.write(level.name)
-        target.write("\n")
-        guard item.maxDepth > 0 else {
-            stack.removeSubrange(start...)
-            return
-        }
-        finishGroup(group, from: start)
-        if levelIndex + 1 < hierarchy.count {
-            stack.append(
-                Item(
-                    kind: .superclass,
-                    section: Section(node: node, mirror: nil, level: levelIndex + 1),
-                    indent: item.indent + 2,
-                    maxDepth: item.maxDepth - 1
+        target.writeNewline()
+        guard section.maxDepth > 0 else { return }
+        let indent = section.indent + 2
+        let maxDepth = section.maxDepth - 1
+        if !parts.isEmpty {
+            frames.append(
+                Frame(
+                    kind: .parts,
+                    node: node,
+                    first: parts.lowerBound,
+                    next: parts.lowerBound,
+                    end: parts.upperBound,
+                    indent: indent,
+                    maxDepth: maxDepth
                 )
+            )
+        }
+        if section.level + 1 < hierarchy.count {
+            frames.append(
+                Frame(kind: .superclass, node: node, level: section.level + 1, indent: indent, maxDepth: maxDepth)
             )
         }
     }
 
-    /// A custom mirror's `super:` line; its parts and the level above it are queued.
-    private mutating func writeMirrorSuperclass(
-        _ mirror: Mirror,
-        _ item: Item,
-        to target: inout TextBuffer
-    ) {
-        guard maxItemCounter > 0 else { return }
-        maxItemCounter -= 1
-        let start = stack.count
-        groups += 1
-        let group = groups
-        for child in mirror.children {
-            stack.append(
-                Item(
-                    kind: .value,
-                    label: child.label,
-                    value: child.value,
-                    indent: item.indent + 2,
-                    maxDepth: item.maxDepth - 1,
-                    group: group
-                )
-            )
+    /// A custom mirror's `super:` line; frames for its children and the level above it follow
+    /// it.
+    private mutating func writeMirrorSuperclass(_ section: consuming Frame, to target: inout TextBuffer) {
+        guard maxItemCounter > 0, var mirror = section.node?.customMirror else { return }
+        for _ in 0..<section.level {
+            guard let superclass = mirror.superclassMirror else { return }
+            mirror = superclass
         }
-        let count = stack.count - start
-        writeIndent(item.indent, to: &target)
-        target.write(Self.bullet(count: count, maxDepth: item.maxDepth))
+        maxItemCounter -= 1
+        let first = gathered.count
+        for child in mirror.children {
+            gathered.append(Gathered(label: child.label, value: child.value, isDeclaredOptional: false))
+        }
+        let count = gathered.count - first
+        target.writeLineStart(
+            indent: section.indent,
+            bullet: Self.bullet(count: count, maxDepth: section.maxDepth),
+            label: nil
+        )
         target.write("super: ")
         target.write(TypeMetadata(mirror.subjectType).name)
-        target.write("\n")
-        guard item.maxDepth > 0 else {
-            stack.removeSubrange(start...)
+        target.writeNewline()
+        guard section.maxDepth > 0 else {
+            gathered.removeSubrange(first...)
             return
         }
-        finishGroup(group, from: start)
-        if let superclass = mirror.superclassMirror {
-            stack.append(
-                Item(
+        let indent = section.indent + 2
+        let maxDepth = section.maxDepth - 1
+        frames.append(
+            Frame(kind: .gathered, first: first, next: first, end: gathered.count, indent: indent, maxDepth: maxDepth)
+        )
+        if mirror.superclassMirror != nil {
+            frames.append(
+                Frame(
                     kind: .mirrorSuperclass,
-                    section: Section(node: nil, mirror: superclass, level: 0),
-                    indent: item.indent + 2,
-                    maxDepth: item.maxDepth - 1
+                    node: section.node,
+                    level: section.level + 1,
+                    indent: indent,
+                    maxDepth: maxDepth
                 )
             )
         }
@@ -375,45 +471,27 @@ private struct Dumper {
     /// A function part that cannot be copied: `Mirror` would copy it and print `(Function)`,
     /// or `Optional((Function))` with a `some` child for an optional holding one.
     private mutating func writeWithheldFunction(
-        _ item: Item,
+        label: String?,
+        isOptional: Bool,
+        indent: Int,
+        maxDepth: Int,
         to target: inout TextBuffer
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
-        let isOptional = item.declaredType?.kind == .optional
-        writeIndent(item.indent, to: &target)
-        target.write(Self.bullet(count: isOptional ? 1 : 0, maxDepth: item.maxDepth))
-        if let label = item.label {
-            target.write(label)
-            target.write(": ")
-        }
-        target.write(isOptional ? "Optional((Function))\n" : "(Function)\n")
-        guard isOptional, item.maxDepth > 0 else { return }
-        groups += 1
-        stack.append(
-            Item(
-                kind: .withheldFunction,
-                label: "some",
-                indent: item.indent + 2,
-                maxDepth: item.maxDepth - 1,
-                group: groups,
-                index: 0,
-                count: 1
-            )
+        target.writeLineStart(
+            indent: indent,
+            bullet: Self.bullet(count: isOptional ? 1 : 0, maxDepth: maxDepth),
+            label: label
         )
+        target.write(isOptional ? "Optional((Function))\n" : "(Function)\n")
+        guard isOptional, maxDepth > 0 else { return }
+        frames.append(Frame(kind: .withheldSome, first: 0, next: 0, end: 1, indent: indent + 2, maxDepth: maxDepth - 1))
     }
 
     /// The standard library's bullet: `-` without children, `▹` where the depth limit hides
     /// them, `▿` where they follow.
-    private static func bullet(count: Int, maxDepth: Int) -> String {
-        count == 0 ? "- " : maxDepth <= 0 ? "▹ " : "▿ "
+    private static func bullet(count: Int, maxDepth: Int) -> TextBuffer.Bullet {
+        count == 0 ? .leaf : maxDepth <= 0 ? .collapsed : .expanded
     }
-
-    private func writeIndent(_ count: Int, to target: inout TextBuffer) {
-        guard count > 0 else { return }
-        target.write(count <= spaces.count ? spaces[count - 1] : String(repeating: " ", count: count))
-    }
-
-    /// Indentation strings, shared by all dumps.
-    private static let sharedSpaces: [String] = (1...64).map { String(repeating: " ", count: $0) }
 }

@@ -12,15 +12,17 @@ internal import RuntimeMetadata
 enum Summary {
     /// The protocols and types a summary asks about, in one value: each global is reached
     /// through its one-time initializer's check, once per summary rather than once per use.
-    private struct Known {
+    struct Known {
         let debugPrintable = try? ProtocolDescriptor((any CustomDebugStringConvertible).self)
         let printable = try? ProtocolDescriptor((any CustomStringConvertible).self)
         let streamable = try? ProtocolDescriptor((any TextOutputStreamable).self)
         let stringType = TypeMetadata(String.self)
         let intType = TypeMetadata(Int.self)
+        let doubleType = TypeMetadata(Double.self)
+        let boolType = TypeMetadata(Bool.self)
     }
 
-    private static let known = Known()
+    static let known = Known()
 
     /// Writes a node's summary.
     /// - Parameters:
@@ -45,19 +47,44 @@ enum Summary {
             return
         }
         // A node's value is never a container, so its own type decides what `as?` would find.
-        let value = node.value
+        if node.style == .optional, writeOptional(node, to: &target) { return }
+        if writeDescription(of: node.value, type: node.type, to: &target) { return }
+        switch displayStyle(of: node) {
+        case .struct?, .class?:
+            target.write(subjectName(of: node))
+        case .enum?:
+            target.write(subjectName(of: node))
+            if let name = node.enumCase?.name {
+                target.write(".")
+                target.write(name)
+            }
+        default:
+            target.write(String(reflecting: node.value))
+        }
+    }
+
+    /// Writes a value as `debugPrint` writes it when its type has a description: the first of
+    /// `debugDescription`, `description` and `TextOutputStreamable` (OutputStream.swift's
+    /// `_debugPrint_unlocked`).
+    /// - Parameters:
+    ///   - value: The value, not an existential container.
+    ///   - type: Its dynamic type.
+    ///   - target: The stream.
+    /// - Returns: Whether the type has one of those descriptions and it was written; nothing is
+    ///   written otherwise.
+    private static func writeDescription(of value: Any, type: TypeMetadata, to target: inout TextBuffer) -> Bool {
         let known = Self.known
         // The commonest leaves, without the protocol lookups: what their `debugDescription` and
         // `description` write.
-        if node.type == known.stringType, let string = value as? String {
+        if type == known.stringType, let string = value as? String {
             target.writeQuoted(string)
-            return
+            return true
         }
-        if node.type == known.intType, let number = value as? Int {
+        if type == known.intType, let number = value as? Int {
             target.write(String(number))
-            return
+            return true
         }
-        if let debugPrintable = known.debugPrintable, debugPrintable.isConformed(by: node.type),
+        if let debugPrintable = known.debugPrintable, debugPrintable.isConformed(by: type),
             let text = debugPrintable.withOpened(
                 value,
                 as: (any CustomDebugStringConvertible).self,
@@ -65,15 +92,15 @@ enum Summary {
             )
         {
             target.write(text)
-            return
+            return true
         }
-        if let printable = known.printable, printable.isConformed(by: node.type),
+        if let printable = known.printable, printable.isConformed(by: type),
             let text = printable.withOpened(value, as: (any CustomStringConvertible).self, { $0.description })
         {
             target.write(text)
-            return
+            return true
         }
-        if let streamable = known.streamable, streamable.isConformed(by: node.type),
+        if let streamable = known.streamable, streamable.isConformed(by: type),
             let streamed = streamable.withOpened(
                 value,
                 as: (any TextOutputStreamable).self,
@@ -85,20 +112,31 @@ enum Summary {
             )
         {
             target.write(streamed)
-            return
+            return true
         }
-        switch displayStyle(of: node) {
-        case .struct?, .class?:
-            target.write(subjectName(of: node))
-        case .enum?:
-            target.write(subjectName(of: node))
-            if let name = node.enumCase?.name {
-                target.write(".")
-                target.write(name)
-            }
-        default:
-            target.write(String(reflecting: value))
+        return false
+    }
+
+    /// Writes an optional as its `debugDescription` writes it, `nil` or `Optional(` and the
+    /// wrapped value as `debugPrint` writes it and `)`, without going through `debugPrint`'s
+    /// generic path; `false`, with nothing written, when the wrapped value has no description
+    /// (`debugPrint` then prints its structure, which is left to the general path).
+    private static func writeOptional(_ node: ValueNode, to target: inout TextBuffer) -> Bool {
+        guard let enumCase = node.enumCase else { return false }
+        guard enumCase.hasPayload else {
+            target.write("nil")
+            return true
         }
+        guard let wrapped = node.child(at: 0)?.value else { return false }
+        // Written first, and taken back when the wrapped value has no description.
+        let mark = target.count
+        target.write("Optional(")
+        guard writeDescription(of: wrapped, type: TypeMetadata(Swift.type(of: wrapped)), to: &target) else {
+            target.truncate(to: mark)
+            return false
+        }
+        target.write(")")
+        return true
     }
 
     /// The style that makes a summary an element count, as `Mirror.displayStyle` gives it.
@@ -141,5 +179,35 @@ enum Summary {
     private static func subjectName(of node: ValueNode) -> String {
         if node.style == .custom, let mirror = node.customMirror { return TypeMetadata(mirror.subjectType).name }
         return node.type.name
+    }
+}
+
+/// The summary of a leaf part: text to write as it is, or a string to quote.
+enum LeafSummary {
+    case plain(String)
+    case quoted(String)
+}
+
+extension ValueNode {
+    /// The summary of a stored property or tuple element declared as one of the commonest leaf
+    /// types, read typed from this node without an `Any` or a node of its own: what
+    /// `Summary.write(_:childCount:to:)` writes for it, `String`'s and `Double`'s
+    /// `debugDescription`, `Int`'s and `Bool`'s `description`.
+    /// - Parameters:
+    ///   - index: The part's position.
+    ///   - type: The part's declared type.
+    /// - Returns: The summary, or `nil` for other types.
+    func leafSummary(ofChildAt index: Int, type: TypeMetadata) -> LeafSummary? {
+        let known = Summary.known
+        if type == known.stringType {
+            return child(at: index, as: String.self).map(LeafSummary.quoted)
+        } else if type == known.intType {
+            return child(at: index, as: Int.self).map { .plain(String($0)) }
+        } else if type == known.doubleType {
+            return child(at: index, as: Double.self).map { .plain($0.debugDescription) }
+        } else if type == known.boolType {
+            return child(at: index, as: Bool.self).map { .plain($0.description) }
+        }
+        return nil
     }
 }

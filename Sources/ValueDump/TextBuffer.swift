@@ -21,10 +21,76 @@ struct TextBuffer {
     /// Appends a string.
     /// - Parameter text: The string.
     mutating func write(_ text: String) {
-        // The string's contiguous UTF-8, appended as one copy; through `text.utf8` as a
-        // sequence, the append goes byte by byte.
+        // The string's contiguous UTF-8, appended as one copy, in place where the string has
+        // it (a third faster than `withUTF8`, which copies a small string first); through
+        // `text.utf8` as a sequence, the append goes byte by byte.
+        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) != nil { return }
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// The standard library's bullets.
+    enum Bullet: Int {
+        /// `-`: no children.
+        case leaf
+        /// `▹`: children the depth limit hides.
+        case collapsed
+        /// `▿`: children that follow.
+        case expanded
+
+        var text: String {
+            switch self {
+            case .leaf: "- "
+            case .collapsed: "▹ "
+            case .expanded: "▿ "
+            }
+        }
+    }
+
+    /// Writes the start of a line: its indentation and bullet, in one piece, and its label.
+    /// - Parameters:
+    ///   - indent: The indentation.
+    ///   - bullet: The bullet.
+    ///   - label: The label, followed by `: `, or `nil` for none.
+    mutating func writeLineStart(indent: Int, bullet: Bullet, label: String?) {
+        if indent >= 0, indent < prefixes.count / 3 {
+            write(prefixes[indent * 3 + bullet.rawValue])
+        } else {
+            writeIndent(indent)
+            write(bullet.text)
+        }
+        guard let label else { return }
+        write(label)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+    }
+
+    /// Writes `count` spaces.
+    /// - Parameter count: The indentation.
+    mutating func writeIndent(_ count: Int) {
+        guard count > 0 else { return }
+        if count < prefixes.count / 3 {
+            // The spaces of the prefix with this indentation, without its bullet.
+            let prefix = prefixes[count * 3].utf8
+            bytes.append(contentsOf: prefix.prefix(count))
+        } else {
+            write(String(repeating: " ", count: count))
+        }
+    }
+
+    /// Line starts, shared by all dumps: for each indentation below 64, its spaces followed by
+    /// each bullet, at `indent * 3 + bullet.rawValue`.
+    private static let sharedPrefixes: [String] = (0..<64).flatMap { indent in
+        [Bullet.leaf, .collapsed, .expanded].map { String(repeating: " ", count: indent) + $0.text }
+    }
+
+    /// ``sharedPrefixes``, read once per buffer rather than through the global's initializer
+    /// check on every line.
+    private let prefixes = TextBuffer.sharedPrefixes
+
+    /// Ends a line.
+    mutating func writeNewline() {
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// Appends a string as `String.debugDescription` writes it: quoted, with quotes,
@@ -42,6 +108,12 @@ struct TextBuffer {
         bytes.append(UInt8(ascii: "\""))
         write(text)
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Removes the text written after a point.
+    /// - Parameter count: The number of bytes to keep.
+    mutating func truncate(to count: Int) {
+        bytes.removeSubrange(count...)
     }
 
     /// Removes and returns the pending text.

@@ -245,30 +245,11 @@ public struct ValueNode {
                 try OpaqueValueAccess.forEachPart(of: value, isObject: style == .class, parts: box.value.layouts) {
                     index,
                     part in
-                    try body(
-                        ValueChild(
-                            label: box.value.labels[index],
-                            value: consume part,
-                            declaredType: box.value.partTypes[index],
-                            declaringType: box.value.declaringTypes.isEmpty ? nil : box.value.declaringTypes[index]
-                        )
-                    )
+                    try body(ValueChild(part: index, of: box.value, value: consume part))
                 }
             }
         case .enum, .optional:
-            // The payload as the record types it: one labelled value is a one-element tuple,
-            // laid out as its element, as `Mirror` shows it.
-            guard let enumCase, enumCase.hasPayload, let payloadType = enumCase.recordedPayloadType else { return }
-            let payload: Any? =
-                enumCase.storesSubstitutedFunction
-                ? nil
-                : OpaqueValueAccess.enumPayload(
-                    inAny: value,
-                    metadata: type.reference,
-                    payloadType: payloadType.reference,
-                    isIndirect: enumCase.isIndirect
-                )
-            try body(ValueChild(label: enumCase.name, value: payload, declaredType: payloadType, declaringType: nil))
+            if let payload = payloadChild() { try body(payload) }
         case .collection, .dictionary, .set:
             try WalkedCollections.forEachElement(of: value) {
                 try body(ValueChild(label: nil, value: $0, declaredType: nil, declaringType: nil))
@@ -279,6 +260,160 @@ public struct ValueNode {
                 try body(ValueChild(label: child.label, value: child.value, declaredType: nil, declaringType: nil))
             }
         }
+    }
+
+    /// The child at a position in ``forEachChild(_:)``'s order, read without the others.
+    ///
+    /// A stored property, tuple element or payload is read directly, in constant time, so a
+    /// walk can keep its place in a node as an index rather than gathering the children first.
+    /// A collection element or custom mirror child is reached through those before it: linear
+    /// time for sets and dictionaries.
+    ///
+    /// ```swift
+    /// let node = ValueWalker().node(for: point)
+    /// for index in 0..<node.childCount {
+    ///     if let child = node.child(at: index) { print(child.label ?? "-", child.value ?? "?") }
+    /// }
+    /// ```
+    /// - Parameter index: The child's position, in `0..<childCount`.
+    /// - Returns: The child, or `nil` when `index` is outside `0..<childCount`.
+    public func child(at index: Int) -> ValueChild? {
+        guard index >= 0 else { return nil }
+        switch style {
+        case .leaf:
+            return nil
+        case .struct, .class, .tuple:
+            return plan.withObject { box in
+                guard index < box.value.layouts.count else { return nil }
+                let part = OpaqueValueAccess.part(box.value.layouts[index], of: value, isObject: style == .class)
+                return ValueChild(part: index, of: box.value, value: part)
+            }
+        case .enum, .optional:
+            return index == 0 ? payloadChild() : nil
+        case .collection, .dictionary, .set:
+            return WalkedCollections.element(of: value, at: index).map {
+                ValueChild(label: nil, value: $0, declaredType: nil, declaringType: nil)
+            }
+        case .custom:
+            guard let children = customMirror?.children, index < children.count,
+                let child = children.dropFirst(index).first
+            else { return nil }
+            return ValueChild(label: child.label, value: child.value, declaredType: nil, declaringType: nil)
+        }
+    }
+
+    /// The child at a position read as a given type: for a stored property or tuple element
+    /// declared with exactly that type, a copy from its offset, without an `Any`.
+    ///
+    /// Other children, and other types, are read as ``child(at:)`` reads them and cast with
+    /// `as?`.
+    ///
+    /// ```swift
+    /// if node.declaredType(ofChildAt: 0) == TypeMetadata(Int.self) {
+    ///     let x = node.child(at: 0, as: Int.self)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - index: The child's position, in `0..<childCount`.
+    ///   - type: The type to read the child as.
+    /// - Returns: The child's value, or `nil` when `index` is outside `0..<childCount`, the
+    ///   child is a withheld function, or its value is not a `Value`.
+    @inlinable
+    public func child<Value>(at index: Int, as type: Value.Type) -> Value? {
+        // A part declared exactly `Value` and held strongly: a load from its offset, specialized
+        // in the caller, so that no generic metadata is looked up at run time.
+        guard let offset = directOffset(ofChildAt: index, type: MetadataReference(Value.self)) else {
+            return castChild(at: index, as: Value.self)
+        }
+        return OpaqueValueAccess.loadPart(of: value, isObject: style == .class, offset: offset, as: Value.self)
+    }
+
+    /// The offset of a stored property or tuple element declared exactly `type` and held
+    /// strongly, which a typed read loads directly; `nil` for other children.
+    @usableFromInline
+    func directOffset(ofChildAt index: Int, type: MetadataReference) -> Int? {
+        guard style == .struct || style == .class || style == .tuple else { return nil }
+        return plan.withObject { box in
+            guard box.value.layouts.indices.contains(index) else { return nil }
+            let layout = box.value.layouts[index]
+            guard layout.type == type, layout.ownership == .strong, !layout.isWithheldFunction else { return nil }
+            return layout.offset
+        }
+    }
+
+    /// The general typed read: the child as ``child(at:)`` reads it, cast with `as?`.
+    @usableFromInline
+    @inline(never)
+    func castChild<Value>(at index: Int, as type: Value.Type) -> Value? {
+        // Unwrapped first: `Any?` cast to `Any` would be the optional itself.
+        guard let child = child(at: index), let value = child.value else { return nil }
+        return value as? Value
+    }
+
+    /// The label of the child at a position, without reading the child: a stored property's
+    /// name, a tuple element's label or `.0`, a case's name, `some`.
+    /// - Parameter index: The child's position, in `0..<childCount`.
+    /// - Returns: The label; `nil` for collection elements, unlabelled custom mirror children,
+    ///   and positions outside `0..<childCount`.
+    public func label(ofChildAt index: Int) -> String? {
+        switch style {
+        case .struct, .class, .tuple:
+            return plan.withObject { box in box.value.labels.indices.contains(index) ? box.value.labels[index] : nil }
+        default:
+            return child(at: index)?.label
+        }
+    }
+
+    /// The type the child at a position is declared with, without reading the child.
+    /// - Parameter index: The child's position, in `0..<childCount`.
+    /// - Returns: The declared type, as ``ValueChild/declaredType`` gives it; `nil` for
+    ///   collection elements, custom mirror children, and positions outside `0..<childCount`.
+    public func declaredType(ofChildAt index: Int) -> TypeMetadata? {
+        switch style {
+        case .struct, .class, .tuple:
+            return plan.withObject { box in
+                box.value.partTypes.indices.contains(index) ? box.value.partTypes[index] : nil
+            }
+        case .enum, .optional:
+            guard index == 0, let enumCase, enumCase.hasPayload else { return nil }
+            return enumCase.recordedPayloadType
+        default:
+            return nil
+        }
+    }
+
+    /// The positions of the stored properties that one class of a class instance's hierarchy
+    /// declares, as ``child(at:)`` reads them.
+    ///
+    /// A class's own properties follow its superclasses', so each class's are one range: the
+    /// lines of a dump's `super:` sections, for example.
+    /// - Parameter level: A class in ``classHierarchy``.
+    /// - Returns: The positions; empty for a class that declares no stored properties, for a
+    ///   type outside the hierarchy, and for nodes that are not class instances.
+    public func childIndices(declaredBy level: TypeMetadata) -> Range<Int> {
+        guard style == .class else { return 0..<0 }
+        return plan.withObject { box in
+            guard let first = box.value.declaringTypes.firstIndex(of: level) else { return 0..<0 }
+            var end = first + 1
+            while end < box.value.declaringTypes.count, box.value.declaringTypes[end] == level { end += 1 }
+            return first..<end
+        }
+    }
+
+    /// The payload of an enum or optional value, as a child: one labelled value is a one-element
+    /// tuple, laid out as its element, as `Mirror` shows it.
+    private func payloadChild() -> ValueChild? {
+        guard let enumCase, enumCase.hasPayload, let payloadType = enumCase.recordedPayloadType else { return nil }
+        let payload: Any? =
+            enumCase.storesSubstitutedFunction
+            ? nil
+            : OpaqueValueAccess.enumPayload(
+                inAny: value,
+                metadata: type.reference,
+                payloadType: payloadType.reference,
+                isIndirect: enumCase.isIndirect
+            )
+        return ValueChild(label: enumCase.name, value: payload, declaredType: payloadType, declaringType: nil)
     }
 
     /// The children, as ``forEachChild(_:)`` reports them.
@@ -314,6 +449,16 @@ public struct ValueChild {
     public let declaringType: TypeMetadata?
 }
 
+extension ValueChild {
+    /// A stored property or tuple element, described by its type's plan.
+    init(part index: Int, of plan: borrowing WalkPlan, value: consuming Any?) {
+        self.label = plan.labels[index]
+        self.value = value
+        self.declaredType = plan.partTypes[index]
+        self.declaringType = plan.declaringTypes.isEmpty ? nil : plan.declaringTypes[index]
+    }
+}
+
 @available(*, unavailable)
 extension ValueNode: Sendable {}
 
@@ -329,6 +474,16 @@ private enum WalkedCollections {
 
     static func count(of value: Any) -> Int? {
         collection?.withOpened(value, as: (any Collection).self) { $0.count }
+    }
+
+    static func element(of value: Any, at index: Int) -> Any? {
+        func element<C: Collection>(_ elements: C) -> Any? {
+            guard let position = elements.index(elements.startIndex, offsetBy: index, limitedBy: elements.endIndex),
+                position != elements.endIndex
+            else { return nil }
+            return elements[position]
+        }
+        return collection?.withOpened(value, as: (any Collection).self) { element($0) } ?? nil
     }
 
     static func forEachElement(of value: Any, _ body: (Any) throws -> Void) rethrows {

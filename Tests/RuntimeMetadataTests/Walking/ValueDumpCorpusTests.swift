@@ -50,6 +50,36 @@ private struct Functions {
     var gen: ([Int]) throws -> Int? = { $0.first }
 }
 
+/// Custom mirrors with chains of superclass mirrors, customized and generated.
+private class MirroredBase: CustomReflectable {
+    var a = 1
+    var customMirror: Mirror { Mirror(self, children: ["a": a, "pair": [1, 2]], displayStyle: .class) }
+}
+private class MirroredChild: MirroredBase {
+    var b = "b"
+    override var customMirror: Mirror {
+        Mirror(
+            self,
+            children: ["b": b],
+            displayStyle: .class,
+            ancestorRepresentation: .customized { super.customMirror }
+        )
+    }
+}
+private final class MirroredGrandchild: MirroredChild {
+    override var customMirror: Mirror {
+        Mirror(self, children: [], ancestorRepresentation: .customized { super.customMirror })
+    }
+}
+private class PlainBase { var base = [3, 4] }
+private final class GeneratedChild: PlainBase, CustomReflectable {
+    var customMirror: Mirror { Mirror(self, children: ["own": 5], ancestorRepresentation: .generated) }
+}
+/// Three class levels, the middle one without stored properties, and optional functions.
+private class Level0 { var x = 0; var callback: (() -> Void)? = {} }
+private class Level1: Level0 {}
+private final class Level2: Level1 { var y = [[1, 2], [3]]; var none: (() -> Void)? = nil; var f: () -> Int = { 1 } }
+
 /// Expects each value's dump to be the standard library's, naming the values that differ.
 private func expectSameDumps(_ values: [Any], sourceLocation: SourceLocation = #_sourceLocation) {
     for (index, value) in values.enumerated() {
@@ -106,7 +136,38 @@ struct ValueDumpCorpusTests {
             [3, 4].lazy.map { $0 },
             [5, 6].enumerated(), zip([1], ["a"]), stride(from: 0, to: 4, by: 2),
             KeyValuePairs(dictionaryLiteral: ("k", 1)),
+            // Optionals whose wrapped value has a description, and ones whose has none.
+            Lazy?.some(Lazy()) as Any, Raw?.some(.a) as Any, Derived?.some(Derived()) as Any,
+            Double?.some(.nan) as Any, Optional(NSNumber(value: 2)) as Any, Optional([1, 2]) as Any,
+            Optional("q\"uote") as Any, Optional(Character("x")) as Any, Optional((1, "t")) as Any,
         ]
         expectSameDumps(values)
+    }
+
+    @Test("every cut: each value at every item budget and every depth limit")
+    func everyCut() {
+        let values: [Any] = [
+            MirroredChild(), MirroredGrandchild(), GeneratedChild(), Level2(), Wrapped(), [[1, 2], [], [3]],
+            ["k": [1, 2]],
+            Set([1]), (a: 1, (2, [3, 4])), Tree.node(.leaf(1), .node(.empty, .leaf(2))),
+            Gen<[Int], String>.two("s", [1, 2]), [MirroredChild(), MirroredChild()], ManyFields(),
+        ]
+        for (index, value) in values.enumerated() {
+            var full = ""
+            Swift.dump(value, to: &full)
+            let lines = full.split(separator: "\n").count
+            for maxItems in 0...lines + 1 {
+                for maxDepth in 0...6 {
+                    var mirror = ""
+                    Swift.dump(value, to: &mirror, maxDepth: maxDepth, maxItems: maxItems)
+                    var ours = ""
+                    ValueDump.dump(value, to: &ours, maxDepth: maxDepth, maxItems: maxItems)
+                    #expect(
+                        ours == mirror,
+                        "value \(index), maxItems \(maxItems), maxDepth \(maxDepth):\n\(ours)\nMirror:\n\(mirror)"
+                    )
+                }
+            }
+        }
     }
 }

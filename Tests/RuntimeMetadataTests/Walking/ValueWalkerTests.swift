@@ -277,4 +277,67 @@ struct ValueWalkerTests {
         }
         #expect(count == 2)
     }
+
+    @Test("children by position: each is forEachChild's, labels and types without the value, typed reads as as? reads")
+    func childrenByPosition() throws {
+        let walker = ValueWalker(honorsCustomReflectable: true)
+        let object = Derived()
+        object.parent = object
+        let values: [Any] = [
+            Profile(), object, Event.tap(x: 1, y: 2), Event.key("k"), Event.idle, Optional("s") as Any,
+            Optional<Int>.none as Any, [3, 4, 5], ["k": 1], Set([7]), (a: 1, "b", c: [2.5]), Custom(), "leaf",
+        ]
+        for value in values {
+            let node = walker.node(for: value)
+            let children = node.children
+            #expect(node.childCount == children.count, "\(type(of: value))")
+            for (index, child) in children.enumerated() {
+                let byPosition = try #require(node.child(at: index))
+                #expect(byPosition.label == child.label)
+                #expect(node.label(ofChildAt: index) == child.label)
+                #expect(byPosition.declaredType == child.declaredType)
+                #expect(node.declaredType(ofChildAt: index) == child.declaredType)
+                #expect(byPosition.declaringType == child.declaringType)
+                #expect(byPosition.value.map { String(reflecting: $0) } == child.value.map { String(reflecting: $0) })
+                // Read as `Any`, a child is its value; read as `Int`, as `as?` reads it.
+                #expect(
+                    node.child(at: index, as: Any.self).map { String(reflecting: $0) }
+                        == child.value.map { String(reflecting: $0) }
+                )
+                #expect(node.child(at: index, as: Int.self) == child.value.flatMap { $0 as? Int })
+            }
+            #expect(node.child(at: children.count) == nil && node.child(at: -1) == nil)
+            #expect(node.label(ofChildAt: children.count) == nil && node.declaredType(ofChildAt: -1) == nil)
+            #expect(node.child(at: children.count, as: Int.self) == nil)
+        }
+        // Typed reads: the exact type loads, others cast, the wrong type is nil.
+        let profile = walker.node(for: Profile())
+        #expect(profile.child(at: 0, as: String.self) == "Ada")
+        #expect(profile.child(at: 1, as: Int.self) == 36)
+        #expect(profile.child(at: 1, as: Int?.self) == .some(36))
+        #expect(profile.child(at: 1, as: String.self) == nil)
+        #expect(profile.child(at: 2, as: Double.self) == 4.5)
+        #expect(profile.child(at: 4, as: [String].self) == ["a", "b"])
+        // A function stored at its declaration's abstraction is withheld, typed or not.
+        #expect(profile.child(at: 6, as: (() -> Int).self) == nil)
+        // A weak property reads as its optional, pointing at the same object.
+        let derived = walker.node(for: object)
+        #expect(derived.child(at: 2, as: Derived?.self).flatMap { $0 } === object)
+        #expect(derived.child(at: 0, as: Int.self) == 1)
+        object.parent = nil
+        // Each class's properties are one range, as Mirror splits them between its levels.
+        #expect(derived.childIndices(declaredBy: TypeMetadata(Derived.self)) == 1..<3)
+        #expect(derived.childIndices(declaredBy: TypeMetadata(Base.self)) == 0..<1)
+        let mirror = Mirror(reflecting: object)
+        #expect(
+            derived.childIndices(declaredBy: TypeMetadata(Derived.self)).map { derived.label(ofChildAt: $0) }
+                == mirror.children.map(\.label)
+        )
+        #expect(
+            derived.childIndices(declaredBy: TypeMetadata(Base.self)).map { derived.label(ofChildAt: $0) }
+                == mirror.superclassMirror?.children.map(\.label)
+        )
+        #expect(derived.childIndices(declaredBy: TypeMetadata(Int.self)).isEmpty)
+        #expect(profile.childIndices(declaredBy: TypeMetadata(Profile.self)).isEmpty)
+    }
 }

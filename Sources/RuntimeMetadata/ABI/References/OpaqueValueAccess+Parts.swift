@@ -1,8 +1,8 @@
 // OpaqueValueAccess+Parts.swift
 //
-// Copies the parts of a value out of its storage in one pass: the stored properties of a
-// struct or class instance, the elements of a tuple. The value arrives in an `Any`, is
-// projected out of its container once (ExistentialContainerLayout), and each part is copied
+// Copies the parts of a value out of its storage, in one pass or one at a time: the stored
+// properties of a struct or class instance, the elements of a tuple. The value arrives in an
+// `Any`, is projected out of its container once (ExistentialContainerLayout), and each part is copied
 // from its offset with its type's own value witnesses (by opening the part's type), so reading
 // every part of a value costs one projection and one copy per part. Parts stored as weak or
 // unowned references go through `read`, which loads them as their storage requires.
@@ -45,6 +45,55 @@ extension OpaqueValueAccess {
                 try unsafe body(index, copyPart(part, at: base))
             }
         }
+    }
+
+    /// Copies one part of a value out of its storage, without reading the others.
+    /// - Parameters:
+    ///   - part: The part's layout.
+    ///   - value: A struct, tuple or class instance, in an `Any`.
+    ///   - isObject: Whether the value is a class instance, whose parts are in the object.
+    /// - Returns: The part's value, or `nil` for a withheld function.
+    static func part(_ part: PartLayout, of value: borrowing Any, isObject: Bool) -> Any? {
+        unsafe withUnsafePointer(to: value) { container in
+            let (address, _) = unsafe ExistentialContainerLayout.project(
+                UnsafeRawPointer(container),
+                type: MetadataReference(Any.self)
+            )
+            guard let base = unsafe isObject ? address.pointer(at: 0) : address else { return nil }
+            return unsafe copyPart(part, at: base)
+        }
+    }
+
+    /// Loads one part of a value whose declared type the caller has checked to be exactly
+    /// `Value`, held strongly: a copy from its offset, compiled into the caller.
+    /// - Parameters:
+    ///   - value: A struct, tuple or class instance, in an `Any`.
+    ///   - isObject: Whether the value is a class instance, whose parts are in the object.
+    ///   - offset: The part's offset.
+    ///   - valueType: The part's type.
+    /// - Returns: A copy of the part's value.
+    @inlinable
+    @inline(__always)
+    static func loadPart<Value>(of value: borrowing Any, isObject: Bool, offset: Int, as valueType: Value.Type) -> Value
+    {
+        unsafe withUnsafePointer(to: value) { container in
+            let base = unsafe partsBase(ofAny: UnsafeRawPointer(container), isObject: isObject)
+            return unsafe (base + offset).assumingMemoryBound(to: Value.self).pointee
+        }
+    }
+
+    /// Where the parts of a value held in an `Any` are: the value's own storage, or the object a
+    /// class instance refers to.
+    /// - Parameters:
+    ///   - container: The `Any`'s address.
+    ///   - isObject: Whether the value is a class instance.
+    /// - Returns: The parts' base address.
+    @usableFromInline
+    static func partsBase(ofAny container: UnsafeRawPointer, isObject: Bool) -> UnsafeRawPointer {
+        let (address, _) = unsafe ExistentialContainerLayout.project(container, type: MetadataReference(Any.self))
+        // A class instance's reference is never null.
+        guard isObject, let object = unsafe address.pointer(at: 0) else { return unsafe address }
+        return unsafe object
     }
 
     /// Copies one part out of a value's storage.
