@@ -115,11 +115,11 @@ private struct Dumper {
         var maxDepth: Int
     }
 
-    /// A gathered child: a collection element or a custom mirror's child.
+    /// A gathered child: a collection element or a custom mirror's child, never a withheld
+    /// function.
     struct Gathered {
         var label: String?
-        var value: Any?
-        var isDeclaredOptional: Bool
+        var value: Any
     }
 
     var maxItemCounter: Int
@@ -162,7 +162,7 @@ private struct Dumper {
     /// Writes a frame's stored properties, tuple elements or payload, until they end, the item
     /// budget runs out, or one of them has children to write first.
     private mutating func writeParts(_ frame: consuming Frame, to target: inout TextBuffer) {
-        guard let node = frame.node.take() else { return }
+        guard var node = frame.node.take() else { return }
         var position = frame.next
         while position < frame.end {
             guard maxItemCounter > 0 else {
@@ -175,17 +175,27 @@ private struct Dumper {
             }
             let child = node.child(at: position)
             position += 1
+            // Pushed before the child, with its node moved in, so that the child's frames come
+            // first and this one resumes after them; taken back when the child has none.
+            frame.next = position
+            frame.node = consume node
+            let indent = frame.indent
+            let maxDepth = frame.maxDepth
             let mark = frames.count
-            if let child { writeChild(child, indent: frame.indent, maxDepth: frame.maxDepth, to: &target) }
-            if frames.count > mark {
-                // The child's frames come first; this one resumes after them.
-                guard position < frame.end else { return }
-                frame.next = position
-                frame.node = node
-                frames.insert(frame, at: mark)
-                return
-            }
+            push(frame)
+            if let child { writeChild(child, indent: indent, maxDepth: maxDepth, to: &target) }
+            if frames.count > mark + 1 { return }
+            frame = frames.removeLast()
+            guard let resumed = frame.node.take() else { return }
+            node = resumed
         }
+    }
+
+    /// Pushes a frame; the stack's first push makes room for sixteen, so that a dump does not
+    /// grow it one frame at a time.
+    private mutating func push(_ frame: consuming Frame) {
+        if frames.capacity == 0 { frames.reserveCapacity(16) }
+        frames.append(frame)
     }
 
     /// Writes a frame's gathered children, as ``writeParts(_:to:)`` writes parts.
@@ -197,28 +207,19 @@ private struct Dumper {
                 break
             }
             // Moved out: the gathered copy is not needed again.
-            var child = Gathered(label: nil, value: nil, isDeclaredOptional: false)
+            var child = Gathered(label: nil, value: ())
             swap(&child, &gathered[position])
             position += 1
+            // Pushed before the child, as in `writeParts`; left under the child's frames even
+            // when no child is left, to remove the gathered children after the child's own.
+            frame.next = position
+            let indent = frame.indent
+            let maxDepth = frame.maxDepth
             let mark = frames.count
-            if let value = child.value {
-                writeValue(value, label: child.label, indent: frame.indent, maxDepth: frame.maxDepth, to: &target)
-            } else {
-                writeWithheldFunction(
-                    label: child.label,
-                    isOptional: child.isDeclaredOptional,
-                    indent: frame.indent,
-                    maxDepth: frame.maxDepth,
-                    to: &target
-                )
-            }
-            if frames.count > mark {
-                // Resumed after the child's frames even when no child is left, to remove the
-                // gathered children once the child's own are removed.
-                frame.next = position
-                frames.insert(frame, at: mark)
-                return
-            }
+            push(frame)
+            writeValue(child.value, label: child.label, indent: indent, maxDepth: maxDepth, to: &target)
+            if frames.count > mark + 1 { return }
+            frame = frames.removeLast()
         }
         // The frame is over, and so are the frames that gathered after it.
         gathered.removeSubrange(frame.first...)
@@ -348,9 +349,9 @@ private struct Dumper {
         if count > 0 {
             switch node.style {
             case .collection, .dictionary, .set, .custom:
-                pushGathered(of: node, indent: indent + 2, maxDepth: maxDepth - 1)
+                pushGathered(of: node, count: count, indent: indent + 2, maxDepth: maxDepth - 1)
             default:
-                frames.append(
+                push(
                     Frame(
                         kind: .parts,
                         node: node,
@@ -365,23 +366,19 @@ private struct Dumper {
         }
         // Popped first: the superclass sections come before the node's own children.
         if let superclass {
-            frames.append(Frame(kind: superclass, node: node, level: 1, indent: indent + 2, maxDepth: maxDepth - 1))
+            push(Frame(kind: superclass, node: node, level: 1, indent: indent + 2, maxDepth: maxDepth - 1))
         }
     }
 
     /// Gathers a collection's elements or a custom mirror's children, and pushes their frame.
-    private mutating func pushGathered(of node: borrowing ValueNode, indent: Int, maxDepth: Int) {
+    private mutating func pushGathered(of node: borrowing ValueNode, count: Int, indent: Int, maxDepth: Int) {
         let first = gathered.count
+        gathered.reserveCapacity(first + count)
         node.forEachChild { child in
-            gathered.append(
-                Gathered(
-                    label: child.label,
-                    value: child.value,
-                    isDeclaredOptional: child.declaredType?.kind == .optional
-                )
-            )
+            // Elements and custom mirror children are never withheld functions.
+            if let value = child.value { gathered.append(Gathered(label: child.label, value: value)) }
         }
-        frames.append(
+        push(
             Frame(kind: .gathered, first: first, next: first, end: gathered.count, indent: indent, maxDepth: maxDepth)
         )
     }
@@ -405,7 +402,7 @@ private struct Dumper {
         let indent = section.indent + 2
         let maxDepth = section.maxDepth - 1
         if !parts.isEmpty {
-            frames.append(
+            push(
                 Frame(
                     kind: .parts,
                     node: node,
@@ -418,7 +415,7 @@ private struct Dumper {
             )
         }
         if section.level + 1 < hierarchy.count {
-            frames.append(
+            push(
                 Frame(kind: .superclass, node: node, level: section.level + 1, indent: indent, maxDepth: maxDepth)
             )
         }
@@ -435,7 +432,7 @@ private struct Dumper {
         maxItemCounter -= 1
         let first = gathered.count
         for child in mirror.children {
-            gathered.append(Gathered(label: child.label, value: child.value, isDeclaredOptional: false))
+            gathered.append(Gathered(label: child.label, value: child.value))
         }
         let count = gathered.count - first
         target.writeLineStart(
@@ -452,11 +449,11 @@ private struct Dumper {
         }
         let indent = section.indent + 2
         let maxDepth = section.maxDepth - 1
-        frames.append(
+        push(
             Frame(kind: .gathered, first: first, next: first, end: gathered.count, indent: indent, maxDepth: maxDepth)
         )
         if mirror.superclassMirror != nil {
-            frames.append(
+            push(
                 Frame(
                     kind: .mirrorSuperclass,
                     node: section.node,
@@ -486,7 +483,7 @@ private struct Dumper {
         )
         target.write(isOptional ? "Optional((Function))\n" : "(Function)\n")
         guard isOptional, maxDepth > 0 else { return }
-        frames.append(Frame(kind: .withheldSome, first: 0, next: 0, end: 1, indent: indent + 2, maxDepth: maxDepth - 1))
+        push(Frame(kind: .withheldSome, first: 0, next: 0, end: 1, indent: indent + 2, maxDepth: maxDepth - 1))
     }
 
     /// The standard library's bullet: `-` without children, `▹` where the depth limit hides

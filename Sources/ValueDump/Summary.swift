@@ -49,16 +49,16 @@ enum Summary {
         // A node's value is never a container, so its own type decides what `as?` would find.
         if node.style == .optional, writeOptional(node, to: &target) { return }
         if writeDescription(of: node.value, type: node.type, to: &target) { return }
-        switch displayStyle(of: node) {
-        case .struct?, .class?:
+        switch fallback(for: node) {
+        case .typeName:
             target.write(subjectName(of: node))
-        case .enum?:
+        case .caseName:
             target.write(subjectName(of: node))
             if let name = node.enumCase?.name {
                 target.write(".")
                 target.write(name)
             }
-        default:
+        case .reflecting:
             target.write(String(reflecting: node.value))
         }
     }
@@ -155,23 +155,38 @@ enum Summary {
         }
     }
 
-    /// What `Mirror.displayStyle` would be, for the struct, class and enum cases.
-    private static func displayStyle(of node: ValueNode) -> Mirror.DisplayStyle? {
+    /// What a summary writes when the value has no description, by what `Mirror.displayStyle`
+    /// would be.
+    private enum Fallback {
+        /// A struct or class: the qualified type name.
+        case typeName
+        /// An enum: the qualified type name and the case.
+        case caseName
+        /// Anything else: the value as `String(reflecting:)` prints it.
+        case reflecting
+    }
+
+    /// What `Mirror.displayStyle` would make a summary without a description write (a value of
+    /// this library's own enum, as `Mirror.DisplayStyle` is resilient and copied through its
+    /// value witnesses).
+    private static func fallback(for node: ValueNode) -> Fallback {
         switch node.style {
-        case .struct: return .struct
-        case .class: return .class
-        case .enum: return .enum
-        case .optional: return .optional
-        case .custom: return node.customMirror?.displayStyle
+        case .struct, .class: return .typeName
+        case .enum: return .caseName
+        case .custom:
+            switch node.customMirror?.displayStyle {
+            case .struct?, .class?: return .typeName
+            case .enum?: return .caseName
+            default: return .reflecting
+            }
         case .leaf:
             // A struct or class whose parts are unknown is still one to `Mirror`.
             switch node.type.kind {
-            case .struct: return .struct
-            case .class: return .class
-            case .enum: return .enum
-            default: return nil
+            case .struct, .class: return .typeName
+            case .enum: return .caseName
+            default: return .reflecting
             }
-        default: return nil
+        default: return .reflecting
         }
     }
 

@@ -359,6 +359,9 @@ public struct ValueNode {
         switch style {
         case .struct, .class, .tuple:
             return plan.withObject { box in box.value.labels.indices.contains(index) ? box.value.labels[index] : nil }
+        case .enum, .optional:
+            guard index == 0, let enumCase, enumCase.hasPayload else { return nil }
+            return enumCase.name
         default:
             return child(at: index)?.label
         }
