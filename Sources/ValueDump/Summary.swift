@@ -34,16 +34,20 @@ enum Summary {
         childCount: Int,
         to target: inout TextBuffer
     ) {
-        let count: (String, String)?
+        // The count is written in pieces: an interpolated string costs more than the line.
+        let count: (open: String, one: String, many: String, close: String)?
         switch containerStyle(of: node) {
-        case .tuple?: count = ("(1 element)", "(\(childCount) elements)")
-        case .collection?: count = ("1 element", "\(childCount) elements")
-        case .dictionary?: count = ("1 key/value pair", "\(childCount) key/value pairs")
-        case .set?: count = ("1 member", "\(childCount) members")
+        case .tuple?: count = ("(", " element", " elements", ")")
+        case .collection?: count = ("", " element", " elements", "")
+        case .dictionary?: count = ("", " key/value pair", " key/value pairs", "")
+        case .set?: count = ("", " member", " members", "")
         default: count = nil
         }
-        if let (one, many) = count {
-            target.write(childCount == 1 ? one : many)
+        if let count {
+            target.write(count.open)
+            target.write(String(childCount))
+            target.write(childCount == 1 ? count.one : count.many)
+            target.write(count.close)
             return
         }
         // A node's value is never a container, so its own type decides what `as?` would find.

@@ -491,6 +491,8 @@ private enum WalkedCollections {
 
     static func forEachElement(of value: Any, _ body: (Any) throws -> Void) rethrows {
         func iterate<C: Collection>(_ elements: C) throws {
+            // An array's elements copied from their storage; others through the iterator.
+            if try OpaqueValueAccess.forEachContiguousElement(of: elements, body) { return }
             for element in elements { try body(element) }
         }
         _ = try collection?.withOpened(value, as: (any Collection).self) { try iterate($0) }

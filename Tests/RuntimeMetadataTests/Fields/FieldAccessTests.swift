@@ -193,6 +193,52 @@ struct FieldAccessTests {
         let field = try TypeMetadata(of: HoldsNoncopyable.self).field(named: "inner")
         #expect(throws: RuntimeMetadataError.self) { _ = try field.value(in: 0, as: Int.self) }
     }
+
+    @Test("Values too large for an Any's buffer are copied into boxes of their own, owned by the Any")
+    func boxedCopies() throws {
+        final class Token {}
+        struct Large {
+            var token: Token
+            var words = (1, 2, 3, 4)
+            var text = String(repeating: "t", count: 40)
+        }
+        struct Wide {
+            var vector = SIMD8<Float>(1, 2, 3, 4, 5, 6, 7, 8)
+            var tail: UInt8 = 9
+        }
+        struct Holder {
+            var large: Large
+            var wide = Wide()
+        }
+        weak var released: Token?
+        var copies: [Any] = []
+        do {
+            let token = Token()
+            released = token
+            var holder = Holder(large: Large(token: token))
+            let type = TypeMetadata(Holder.self)
+            for _ in 0..<3 {
+                copies.append(try type.field(named: "large").value(in: holder))
+                copies.append(try #require(ValueWalker().node(for: holder).child(at: 0)?.value))
+            }
+            let wide = try type.field(named: "wide").value(in: holder)
+            // The copies are the values, with the alignment the box gives them (SIMD8<Float> is
+            // 32-byte aligned).
+            #expect((wide as? Wide)?.vector == SIMD8<Float>(1, 2, 3, 4, 5, 6, 7, 8) && (wide as? Wide)?.tail == 9)
+            // Independent of the original: changing it leaves them as they were.
+            holder.large.words.0 = 99
+            holder.large.text = "changed"
+            for copy in copies {
+                let large = try #require(copy as? Large)
+                #expect(large.words.0 == 1 && large.text.count == 40 && large.token === token)
+            }
+        }
+        // Each copy keeps the object alive, and releases it when dropped.
+        #expect(released != nil)
+        copies.removeAll()
+        #expect(released == nil)
+    }
+
 }
 
 /// Plain data of sizes 1, 2, 3, 5 (with an odd tail), 16, 24 (the whole buffer) and 25 (boxed

@@ -163,3 +163,26 @@ extension OpaqueValueAccess {
         }
     }
 }
+
+extension OpaqueValueAccess {
+    /// Calls `body` with a copy of each element of a collection that stores its elements
+    /// contiguously (an array), each copied from its address by its type's own witnesses
+    /// rather than through the collection's iterator.
+    /// - Parameters:
+    ///   - elements: The collection.
+    ///   - body: Receives each element, looked through any existential container.
+    /// - Returns: `false`, without calling `body`, when the collection has no contiguous storage.
+    static func forEachContiguousElement<C: Collection>(of elements: C, _ body: (Any) throws -> Void) rethrows -> Bool {
+        let metadata = MetadataReference(C.Element.self)
+        let stride = MemoryLayout<C.Element>.stride
+        let done = try elements.withContiguousStorageIfAvailable { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            let start = unsafe UnsafeRawPointer(base)
+            for index in 0..<buffer.count {
+                try body(unsafe copyAny(at: start + index * stride, metadata: metadata))
+            }
+            return true
+        }
+        return done ?? false
+    }
+}

@@ -310,6 +310,36 @@ enum OpaqueValueAccess {
         if metadata.rawKind != MetadataKind.existential.rawValue,
             metadata.rawKind != MetadataKind.extendedExistential.rawValue,
             let table = unsafe MetadataLayout(metadata.address).valueWitnesses,
+            unsafe table.flags.contains(ValueWitnessFlags.isNonInline),
+            unsafe !table.flags.contains(ValueWitnessFlags.isNonCopyable)
+        {
+            // A value too large for the container's buffer, or not bitwise-takable: held in a
+            // heap box that the buffer's first word refers to, as the compiler's
+            // `allocateBoxForExistentialInBuffer` makes it (`swift_allocBox`,
+            // include/swift/Runtime/HeapObject.h), the value copied into the box by its own
+            // `initializeWithCopy`. The box, returned retained, is the `Any`'s to release.
+            var result: Any = ()
+            unsafe withUnsafeMutablePointer(to: &result) { container in
+                let buffer = UnsafeMutableRawPointer(container)
+                let (box, value) = unsafe RuntimeEntryPoints.allocateBox(for: metadata.address)
+                unsafe RuntimeEntryPoints.callCopyWitness(
+                    table.witness(.initializeWithCopy),
+                    destination: value,
+                    source: UnsafeMutableRawPointer(mutating: address),
+                    metadata: metadata.address
+                )
+                unsafe buffer.storeBytes(of: box, as: UnsafeMutableRawPointer.self)
+                unsafe buffer.storeBytes(
+                    of: metadata.address,
+                    toByteOffset: ExistentialContainerLayout.opaqueMetadataOffset,
+                    as: UnsafeRawPointer.self
+                )
+            }
+            return result
+        }
+        if metadata.rawKind != MetadataKind.existential.rawValue,
+            metadata.rawKind != MetadataKind.extendedExistential.rawValue,
+            let table = unsafe MetadataLayout(metadata.address).valueWitnesses,
             unsafe !table.flags.contains(ValueWitnessFlags.isNonInline),
             unsafe !table.flags.contains(ValueWitnessFlags.isNonCopyable)
         {
