@@ -275,10 +275,7 @@ private struct Dumper {
         else { return false }
         maxItemCounter -= 1
         target.writeLineStart(indent: indent, bullet: .leaf, label: node.label(ofChildAt: position))
-        switch summary {
-        case .plain(let text): target.write(text)
-        case .quoted(let text): target.writeQuoted(text)
-        }
+        summary.write(to: &target)
         target.writeNewline()
         return true
     }

@@ -51,6 +51,10 @@ enum Summary {
             return
         }
         // A node's value is never a container, so its own type decides what `as?` would find.
+        if node.style == .leaf, let leaf = node.leafSummary() {
+            leaf.write(to: &target)
+            return
+        }
         if node.style == .optional, writeOptional(node, to: &target) { return }
         if writeDescription(of: node.value, type: node.type, to: &target) { return }
         switch fallback(for: node) {
@@ -201,10 +205,19 @@ enum Summary {
     }
 }
 
-/// The summary of a leaf part: text to write as it is, or a string to quote.
+/// The summary of a leaf: text to write as it is, or a string to quote.
 enum LeafSummary {
     case plain(String)
     case quoted(String)
+
+    /// Writes the summary.
+    /// - Parameter target: The stream.
+    func write(to target: inout TextBuffer) {
+        switch self {
+        case .plain(let text): target.write(text)
+        case .quoted(let text): target.writeQuoted(text)
+        }
+    }
 }
 
 extension ValueNode {
@@ -226,6 +239,23 @@ extension ValueNode {
             return child(at: index, as: Double.self).map { .plain($0.debugDescription) }
         } else if type == known.boolType {
             return child(at: index, as: Bool.self).map { .plain($0.description) }
+        }
+        return nil
+    }
+
+    /// The summary of this node's own value, when its type is one of the commonest leaf types,
+    /// read typed without the runtime's cast: as ``leafSummary(ofChildAt:type:)`` writes parts.
+    /// - Returns: The summary, or `nil` for other types.
+    func leafSummary() -> LeafSummary? {
+        let known = Summary.known
+        if type == known.stringType {
+            return value(as: String.self).map(LeafSummary.quoted)
+        } else if type == known.intType {
+            return value(as: Int.self).map { .plain(String($0)) }
+        } else if type == known.doubleType {
+            return value(as: Double.self).map { .plain($0.debugDescription) }
+        } else if type == known.boolType {
+            return value(as: Bool.self).map { .plain($0.description) }
         }
         return nil
     }

@@ -328,6 +328,23 @@ public struct ValueNode {
         return OpaqueValueAccess.loadPart(of: value, isObject: style == .class, offset: offset, as: Value.self)
     }
 
+    /// The value as a given type, when its dynamic type is exactly that type: a load from
+    /// where the node holds it, without the runtime's cast.
+    ///
+    /// ```swift
+    /// if node.type == TypeMetadata(Double.self), let number = node.value(as: Double.self) {
+    ///     print(number)
+    /// }
+    /// ```
+    /// - Parameter type: The value's exact type.
+    /// - Returns: The value, or `nil` when its dynamic type is another type (a subclass, an
+    ///   optional of it, a type it converts to); use `as?` for those.
+    @inlinable
+    public func value<Value>(as type: Value.Type) -> Value? {
+        guard self.type == TypeMetadata(Value.self) else { return nil }
+        return OpaqueValueAccess.loadPart(of: value, isObject: false, offset: 0, as: Value.self)
+    }
+
     /// The offset of a stored property or tuple element declared exactly `type` and held
     /// strongly, which a typed read loads directly; `nil` for other children.
     @usableFromInline

@@ -338,6 +338,13 @@ struct ValueWalkerTests {
                 == mirror.superclassMirror?.children.map(\.label)
         )
         #expect(derived.childIndices(declaredBy: TypeMetadata(Int.self)).isEmpty)
+        // A node's own value read as its exact type, as `as?` reads it; other types are nil.
+        #expect(walker.node(for: 4.5).value(as: Double.self) == 4.5)
+        #expect(walker.node(for: "text" as any Equatable).value(as: String.self) == "text")
+        #expect(walker.node(for: Profile()).value(as: Profile.self)?.tags == ["a", "b"])
+        #expect(walker.node(for: object).value(as: Derived.self) === object)
+        #expect(walker.node(for: object).value(as: Base.self) == nil && (object as Base) as? Derived === object)
+        #expect(walker.node(for: 3).value(as: Int?.self) == nil && walker.node(for: 3).value(as: Double.self) == nil)
         #expect(profile.childIndices(declaredBy: TypeMetadata(Profile.self)).isEmpty)
     }
 }
