@@ -116,11 +116,8 @@ private struct Dumper {
     }
 
     /// A gathered child: a collection element or a custom mirror's child, never a withheld
-    /// function.
-    struct Gathered {
-        var label: String?
-        var value: Any
-    }
+    /// function. A tuple, so that its value can be moved out of it.
+    typealias Gathered = (label: String?, value: Any)
 
     var maxItemCounter: Int
     var visitedItems: [ObjectIdentifier: Int] = [:]
@@ -144,12 +141,14 @@ private struct Dumper {
         var text = TextBuffer(capacity: Self.chunkSize)
         writeValue(value, label: name, indent: indent, maxDepth: maxDepth, to: &text)
         while let frame = frames.popLast() {
+            // Each frame is moved into the function that writes it: copied, it would copy its
+            // node's value.
             switch frame.kind {
-            case .parts: writeParts(frame, to: &text)
-            case .gathered: writeGathered(frame, to: &text)
-            case .withheldSome: writeWithheldSome(frame, to: &text)
-            case .superclass: writeSuperclass(frame, to: &text)
-            case .mirrorSuperclass: writeMirrorSuperclass(frame, to: &text)
+            case .parts: writeParts(consume frame, to: &text)
+            case .gathered: writeGathered(consume frame, to: &text)
+            case .withheldSome: writeWithheldSome(consume frame, to: &text)
+            case .superclass: writeSuperclass(consume frame, to: &text)
+            case .mirrorSuperclass: writeMirrorSuperclass(consume frame, to: &text)
             }
             if text.count >= Self.chunkSize { target.write(text.take()) }
         }
@@ -183,7 +182,7 @@ private struct Dumper {
             let maxDepth = frame.maxDepth
             let mark = frames.count
             push(frame)
-            if let child { writeChild(child, indent: indent, maxDepth: maxDepth, to: &target) }
+            if let child = consume child { writeChild(child, indent: indent, maxDepth: maxDepth, to: &target) }
             if frames.count > mark + 1 { return }
             frame = frames.removeLast()
             guard let resumed = frame.node.take() else { return }
@@ -207,8 +206,9 @@ private struct Dumper {
                 break
             }
             // Moved out: the gathered copy is not needed again.
-            var child = Gathered(label: nil, value: ())
+            var child: Gathered = (label: nil, value: ())
             swap(&child, &gathered[position])
+            let (label, value) = child
             position += 1
             // Pushed before the child, as in `writeParts`; left under the child's frames even
             // when no child is left, to remove the gathered children after the child's own.
@@ -217,7 +217,7 @@ private struct Dumper {
             let maxDepth = frame.maxDepth
             let mark = frames.count
             push(frame)
-            writeValue(child.value, label: child.label, indent: indent, maxDepth: maxDepth, to: &target)
+            writeValue(consume value, label: label, indent: indent, maxDepth: maxDepth, to: &target)
             if frames.count > mark + 1 { return }
             frame = frames.removeLast()
         }
@@ -293,7 +293,7 @@ private struct Dumper {
 
     /// One value's line; frames for its children and its `super:` section follow it.
     private mutating func writeValue(
-        _ value: Any,
+        _ value: consuming Any,
         label: String?,
         indent: Int,
         maxDepth: Int,
@@ -301,7 +301,7 @@ private struct Dumper {
     ) {
         guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
-        let node = walker.node(for: value)
+        let node = walker.node(for: consume value)
         // A class instance's own line counts its own class's properties; its superclasses' go
         // under their `super:` lines.
         let parts: Range<Int>
@@ -373,7 +373,7 @@ private struct Dumper {
         gathered.reserveCapacity(first + count)
         node.forEachChild { child in
             // Elements and custom mirror children are never withheld functions.
-            if let value = child.value { gathered.append(Gathered(label: child.label, value: value)) }
+            if let value = child.value { gathered.append((label: child.label, value: value)) }
         }
         push(
             Frame(kind: .gathered, first: first, next: first, end: gathered.count, indent: indent, maxDepth: maxDepth)
@@ -429,7 +429,7 @@ private struct Dumper {
         maxItemCounter -= 1
         let first = gathered.count
         for child in mirror.children {
-            gathered.append(Gathered(label: child.label, value: child.value))
+            gathered.append((label: child.label, value: child.value))
         }
         let count = gathered.count - first
         target.writeLineStart(

@@ -43,10 +43,14 @@ public struct ValueWalker: Sendable {
     }
 
     /// Reports how a value is built, one level deep.
+    ///
+    /// The node holds the value: passed as its last use, the value is moved into it rather than
+    /// copied.
     /// - Parameter value: Any value; an existential is looked through to the value it holds.
     /// - Returns: The value's node.
-    public func node(for value: Any) -> ValueNode {
-        var value = value
+    public func node(for value: consuming Any) -> ValueNode {
+        // Moved into an ordinary variable, which the rare paths below may copy.
+        var value = consume value
         var stored = BorrowedExistential.dynamicType(of: value)
         if stored.rawKind == MetadataKind.existential.rawValue
             || stored.rawKind == MetadataKind.extendedExistential.rawValue
