@@ -249,7 +249,7 @@ public struct ValueNode {
                 try OpaqueValueAccess.forEachPart(of: value, isObject: style == .class, parts: box.value.layouts) {
                     index,
                     part in
-                    try body(ValueChild(part: index, of: box.value, value: consume part))
+                    try body(ValueChild(part: index, of: box, value: consume part))
                 }
             }
         case .enum, .optional:
@@ -290,7 +290,7 @@ public struct ValueNode {
             return plan.withObject { box in
                 guard index < box.value.layouts.count else { return nil }
                 let part = OpaqueValueAccess.part(box.value.layouts[index], of: value, isObject: style == .class)
-                return ValueChild(part: index, of: box.value, value: part)
+                return ValueChild(part: index, of: box, value: part)
             }
         case .enum, .optional:
             return index == 0 ? payloadChild() : nil
@@ -475,11 +475,14 @@ public struct ValueChild {
 
 extension ValueChild {
     /// A stored property or tuple element, described by its type's plan.
-    init(part index: Int, of plan: borrowing WalkPlan, value: consuming Any?) {
-        self.label = plan.labels[index]
+    /// (The plan is read through its box, in place: passed as a `WalkPlan`, it would be copied
+    /// with all its arrays.)
+    @inline(__always)
+    init(part index: Int, of box: WalkPlanBox, value: consuming Any?) {
+        self.label = box.value.labels[index]
         self.value = value
-        self.declaredType = plan.partTypes[index]
-        self.declaringType = plan.declaringTypes.isEmpty ? nil : plan.declaringTypes[index]
+        self.declaredType = box.value.partTypes[index]
+        self.declaringType = box.value.declaringTypes.isEmpty ? nil : box.value.declaringTypes[index]
     }
 }
 

@@ -310,36 +310,6 @@ enum OpaqueValueAccess {
         if metadata.rawKind != MetadataKind.existential.rawValue,
             metadata.rawKind != MetadataKind.extendedExistential.rawValue,
             let table = unsafe MetadataLayout(metadata.address).valueWitnesses,
-            unsafe table.flags.contains(ValueWitnessFlags.isNonInline),
-            unsafe !table.flags.contains(ValueWitnessFlags.isNonCopyable)
-        {
-            // A value too large for the container's buffer, or not bitwise-takable: held in a
-            // heap box that the buffer's first word refers to, as the compiler's
-            // `allocateBoxForExistentialInBuffer` makes it (`swift_allocBox`,
-            // include/swift/Runtime/HeapObject.h), the value copied into the box by its own
-            // `initializeWithCopy`. The box, returned retained, is the `Any`'s to release.
-            var result: Any = ()
-            unsafe withUnsafeMutablePointer(to: &result) { container in
-                let buffer = UnsafeMutableRawPointer(container)
-                let (box, value) = unsafe RuntimeEntryPoints.allocateBox(for: metadata.address)
-                unsafe RuntimeEntryPoints.callCopyWitness(
-                    table.witness(.initializeWithCopy),
-                    destination: value,
-                    source: UnsafeMutableRawPointer(mutating: address),
-                    metadata: metadata.address
-                )
-                unsafe buffer.storeBytes(of: box, as: UnsafeMutableRawPointer.self)
-                unsafe buffer.storeBytes(
-                    of: metadata.address,
-                    toByteOffset: ExistentialContainerLayout.opaqueMetadataOffset,
-                    as: UnsafeRawPointer.self
-                )
-            }
-            return result
-        }
-        if metadata.rawKind != MetadataKind.existential.rawValue,
-            metadata.rawKind != MetadataKind.extendedExistential.rawValue,
-            let table = unsafe MetadataLayout(metadata.address).valueWitnesses,
             unsafe !table.flags.contains(ValueWitnessFlags.isNonInline),
             unsafe !table.flags.contains(ValueWitnessFlags.isNonCopyable)
         {
@@ -368,13 +338,67 @@ enum OpaqueValueAccess {
             }
             return result
         }
-        // A value of existential type is copied as the value it holds, as `as Any` does in
-        // non-generic code, so that the `Any` is never a container of a container.
+        // Out of line, so that the path above stays as small as it is.
+        return unsafe copyOutOfBuffer(at: address, metadata: metadata)
+    }
+
+    /// ``copyAny(at:metadata:)`` for the values its buffer does not hold: a value of
+    /// existential type is copied as the value it holds, as `as Any` does in non-generic code,
+    /// so that the `Any` is never a container of a container; any other is copied into a box.
+    /// - Parameters:
+    ///   - address: The value's address.
+    ///   - metadata: Its type.
+    /// - Returns: A copy.
+    @inline(never)
+    private static func copyOutOfBuffer(at address: UnsafeRawPointer, metadata: MetadataReference) -> Any {
+        if metadata.rawKind != MetadataKind.existential.rawValue,
+            metadata.rawKind != MetadataKind.extendedExistential.rawValue,
+            let table = unsafe MetadataLayout(metadata.address).valueWitnesses,
+            unsafe !table.flags.contains(ValueWitnessFlags.isNonCopyable)
+        {
+            return unsafe copyIntoBox(at: address, metadata: metadata, witnesses: table)
+        }
         let (value, dynamicType) = unsafe ExistentialContainerLayout.project(address, type: metadata)
         func copy<T>(_: T.Type) -> Any {
             unsafe value.assumingMemoryBound(to: T.self).pointee
         }
         return _openExistential(dynamicType.metatype, do: copy)
+    }
+
+    /// Copies a value too large for an `Any`'s buffer, or not bitwise-takable, into a heap box
+    /// that the buffer's first word refers to, as the compiler's
+    /// `allocateBoxForExistentialInBuffer` makes it (`swift_allocBox`,
+    /// include/swift/Runtime/HeapObject.h): the value copied into the box by its own
+    /// `initializeWithCopy`. The box, returned retained, is the `Any`'s to release.
+    /// - Parameters:
+    ///   - address: The value's address.
+    ///   - metadata: Its type, neither an existential nor noncopyable.
+    ///   - witnesses: Its value witnesses.
+    /// - Returns: A copy.
+    @inline(never)
+    private static func copyIntoBox(
+        at address: UnsafeRawPointer,
+        metadata: MetadataReference,
+        witnesses: ValueWitnessTableLayout
+    ) -> Any {
+        var result: Any = ()
+        unsafe withUnsafeMutablePointer(to: &result) { container in
+            let buffer = UnsafeMutableRawPointer(container)
+            let (box, value) = unsafe RuntimeEntryPoints.allocateBox(for: metadata.address)
+            unsafe RuntimeEntryPoints.callCopyWitness(
+                witnesses.witness(.initializeWithCopy),
+                destination: value,
+                source: UnsafeMutableRawPointer(mutating: address),
+                metadata: metadata.address
+            )
+            unsafe buffer.storeBytes(of: box, as: UnsafeMutableRawPointer.self)
+            unsafe buffer.storeBytes(
+                of: metadata.address,
+                toByteOffset: ExistentialContainerLayout.opaqueMetadataOffset,
+                as: UnsafeRawPointer.self
+            )
+        }
+        return result
     }
 
     /// Reads a stored property.
