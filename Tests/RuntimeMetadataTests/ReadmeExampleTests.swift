@@ -228,6 +228,9 @@ struct ReadmeExampleTests {
             return .visitChildren
         }
         #expect(labels == ["root", "name", "retries", "tags", "proxy"])
+        #expect(node.label(ofChildAt: 1) == "retries")
+        #expect(node.declaredType(ofChildAt: 1) == TypeMetadata(Int.self))
+        #expect(node.child(at: 1, as: Int.self) == 3)
         var text = ""
         ValueDump.dump(settings, to: &text)
         var expected = ""
