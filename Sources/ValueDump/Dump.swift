@@ -90,9 +90,9 @@ private struct Dumper {
     struct Frame {
         enum Kind {
             /// Children read from the node one at a time, at positions `first..<end`: stored
-            /// properties (one class level's), tuple elements, a payload.
+            /// properties (one class level's), tuple elements, a payload, array elements.
             case parts
-            /// Collection elements or custom mirror children, gathered into
+            /// Set and dictionary elements or custom mirror children, gathered into
             /// `Dumper.gathered[first..<end]` when the node's line was written.
             case gathered
             /// The `some` of an optional holding a withheld function: one child.
@@ -318,7 +318,9 @@ private struct Dumper {
             parts = 0..<0
         case .collection, .dictionary, .set, .custom:
             count = node.childCount
-            parts = 0..<0
+            // An array's elements are read by position, as parts are; other collections' and
+            // custom mirrors' children are gathered first.
+            parts = node.hasRandomAccessChildren ? 0..<count : 0..<0
         }
         target.writeLineStart(indent: indent, bullet: Self.bullet(count: count, maxDepth: maxDepth), label: label)
         Summary.write(node, childCount: count, to: &target)
@@ -344,10 +346,9 @@ private struct Dumper {
                 nil
             }
         if count > 0 {
-            switch node.style {
-            case .collection, .dictionary, .set, .custom:
+            if parts.isEmpty {
                 pushGathered(of: node, count: count, indent: indent + 2, maxDepth: maxDepth - 1)
-            default:
+            } else {
                 push(
                     Frame(
                         kind: .parts,

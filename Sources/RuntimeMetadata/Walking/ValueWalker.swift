@@ -230,7 +230,9 @@ public struct ValueNode {
         case .leaf: return 0
         case .struct, .class, .tuple: return plan.withObject { $0.value.layouts.count }
         case .enum, .optional: return enumCase?.hasPayload == true ? 1 : 0
-        case .collection, .dictionary, .set: return WalkedCollections.count(of: value) ?? 0
+        case .collection, .dictionary, .set:
+            if arrayElements != nil, let count = OpaqueValueAccess.arrayCount(ofAny: value) { return count }
+            return WalkedCollections.count(of: value) ?? 0
         case .custom: return customMirror?.children.count ?? 0
         }
     }
@@ -255,9 +257,16 @@ public struct ValueNode {
         case .enum, .optional:
             if let payload = payloadChild() { try body(payload) }
         case .collection, .dictionary, .set:
-            try WalkedCollections.forEachElement(of: value) {
-                try body(ValueChild(label: nil, value: $0, declaredType: nil, declaringType: nil))
+            let elementType = arrayElementType
+            let element = { (value: Any) in
+                ValueChild(label: nil, value: value, declaredType: elementType, declaringType: nil)
             }
+            if let layout = arrayElements,
+                try OpaqueValueAccess.forEachArrayElement(ofAny: value, layout: layout, { try body(element($0)) })
+            {
+                return
+            }
+            try WalkedCollections.forEachElement(of: value) { try body(element($0)) }
         case .custom:
             guard let customMirror else { return }
             for child in customMirror.children {
@@ -266,12 +275,25 @@ public struct ValueNode {
         }
     }
 
+    /// Whether ``child(at:)`` reads any child in constant time, without the children before
+    /// it: for structs, classes, tuples, enums and optionals, and for the elements of an
+    /// `Array` or `ContiguousArray`, read from the array's storage. Set and dictionary elements
+    /// and custom mirror children are reached through those before them.
+    public var hasRandomAccessChildren: Bool {
+        switch style {
+        case .leaf, .struct, .class, .tuple, .enum, .optional: return true
+        case .collection: return arrayElements != nil
+        case .dictionary, .set, .custom: return false
+        }
+    }
+
     /// The child at a position in ``forEachChild(_:)``'s order, read without the others.
     ///
-    /// A stored property, tuple element or payload is read directly, in constant time, so a
-    /// walk can keep its place in a node as an index rather than gathering the children first.
-    /// A collection element or custom mirror child is reached through those before it: linear
-    /// time for sets and dictionaries.
+    /// A stored property, tuple element, payload or array element is read directly, in
+    /// constant time (``hasRandomAccessChildren``), so a walk can keep its place in a node as
+    /// an index rather than gathering the children first. Another collection's element or a
+    /// custom mirror child is reached through those before it: linear time for sets and
+    /// dictionaries.
     ///
     /// ```swift
     /// let node = ValueWalker().node(for: point)
@@ -295,9 +317,13 @@ public struct ValueNode {
         case .enum, .optional:
             return index == 0 ? payloadChild() : nil
         case .collection, .dictionary, .set:
-            return WalkedCollections.element(of: value, at: index).map {
-                ValueChild(label: nil, value: $0, declaredType: nil, declaringType: nil)
+            let element: Any?
+            if let layout = arrayElements {
+                element = OpaqueValueAccess.arrayElement(ofAny: value, at: index, layout: layout)
+            } else {
+                element = WalkedCollections.element(of: value, at: index)
             }
+            return element.map { ValueChild(label: nil, value: $0, declaredType: arrayElementType, declaringType: nil) }
         case .custom:
             guard let children = customMirror?.children, index < children.count,
                 let child = children.dropFirst(index).first
@@ -307,7 +333,8 @@ public struct ValueNode {
     }
 
     /// The child at a position read as a given type: for a stored property or tuple element
-    /// declared with exactly that type, a copy from its offset, without an `Any`.
+    /// declared with exactly that type, or an element of an array of exactly that type, a copy
+    /// from where the value holds it, without an `Any`.
     ///
     /// Other children, and other types, are read as ``child(at:)`` reads them and cast with
     /// `as?`.
@@ -327,6 +354,9 @@ public struct ValueNode {
         // A part declared exactly `Value` and held strongly: a load from its offset, specialized
         // in the caller, so that no generic metadata is looked up at run time.
         guard let offset = directOffset(ofChildAt: index, type: MetadataReference(Value.self)) else {
+            if let layout = arrayElements(ofType: MetadataReference(Value.self)) {
+                return OpaqueValueAccess.loadArrayElement(of: value, at: index, layout: layout, as: Value.self)
+            }
             return castChild(at: index, as: Value.self)
         }
         return OpaqueValueAccess.loadPart(of: value, isObject: style == .class, offset: offset, as: Value.self)
@@ -362,6 +392,25 @@ public struct ValueNode {
         }
     }
 
+    /// The layout of an array's elements when they are exactly `type`, which a typed read loads
+    /// directly; `nil` for other nodes and types.
+    @usableFromInline
+    func arrayElements(ofType type: MetadataReference) -> OpaqueValueAccess.ArrayElementLayout? {
+        guard let layout = arrayElements, layout.type == type else { return nil }
+        return layout
+    }
+
+    /// The layout of an array's elements, read from its storage; `nil` for other nodes, and
+    /// where the array layout is not available.
+    private var arrayElements: OpaqueValueAccess.ArrayElementLayout? {
+        style == .collection ? plan.withObject { $0.value.arrayElements } : nil
+    }
+
+    /// The element type of an array; `nil` for other nodes.
+    private var arrayElementType: TypeMetadata? {
+        style == .collection ? plan.withObject { $0.value.arrayElementType } : nil
+    }
+
     /// The general typed read: the child as ``child(at:)`` reads it, cast with `as?`.
     @usableFromInline
     @inline(never)
@@ -383,15 +432,18 @@ public struct ValueNode {
         case .enum, .optional:
             guard index == 0, let enumCase, enumCase.hasPayload else { return nil }
             return enumCase.name
-        default:
+        case .leaf, .collection, .dictionary, .set:
+            return nil
+        case .custom:
             return child(at: index)?.label
         }
     }
 
     /// The type the child at a position is declared with, without reading the child.
     /// - Parameter index: The child's position, in `0..<childCount`.
-    /// - Returns: The declared type, as ``ValueChild/declaredType`` gives it; `nil` for
-    ///   collection elements, custom mirror children, and positions outside `0..<childCount`.
+    /// - Returns: The declared type, as ``ValueChild/declaredType`` gives it: an array's
+    ///   `Element` for its elements; `nil` for other collections' elements, custom mirror
+    ///   children, and positions outside `0..<childCount`.
     public func declaredType(ofChildAt index: Int) -> TypeMetadata? {
         switch style {
         case .struct, .class, .tuple:
@@ -401,6 +453,9 @@ public struct ValueNode {
         case .enum, .optional:
             guard index == 0, let enumCase, enumCase.hasPayload else { return nil }
             return enumCase.recordedPayloadType
+        case .collection:
+            guard let elementType = arrayElementType, index >= 0, index < childCount else { return nil }
+            return elementType
         default:
             return nil
         }
@@ -466,7 +521,8 @@ public struct ValueChild {
     public let value: Any?
 
     /// The type the part is declared with (`Any` for an `Any` property, whose ``value`` has its
-    /// own dynamic type); `nil` for collection elements and custom mirror children.
+    /// own dynamic type), an array's `Element` for its elements; `nil` for other collections'
+    /// elements and custom mirror children.
     public let declaredType: TypeMetadata?
 
     /// The class that declares a stored property of a class instance; `nil` for other parts.

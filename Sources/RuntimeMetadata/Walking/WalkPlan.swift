@@ -26,9 +26,20 @@ struct WalkPlan: Sendable {
     /// Why a struct or class is shown without parts (no reflection metadata, an unresolvable
     /// field type), or `nil`.
     let partsUnavailable: RuntimeMetadataError?
+    /// The element type of an `Array` or `ContiguousArray`, whose elements are read by position
+    /// from the array's storage; `nil` for other types.
+    let arrayElementType: TypeMetadata?
+    /// The layout of those elements; `nil` for other types, and where the array layout is not
+    /// available.
+    let arrayElements: OpaqueValueAccess.ArrayElementLayout?
 
     /// A plan without parts.
-    init(style: ValueNode.Style, isCustomReflectable: Bool, partsUnavailable: RuntimeMetadataError? = nil) {
+    init(
+        style: ValueNode.Style,
+        isCustomReflectable: Bool,
+        partsUnavailable: RuntimeMetadataError? = nil,
+        arrayElementType: TypeMetadata? = nil
+    ) {
         self.style = style
         self.isCustomReflectable = isCustomReflectable
         self.labels = []
@@ -37,6 +48,10 @@ struct WalkPlan: Sendable {
         self.layouts = []
         self.classHierarchy = []
         self.partsUnavailable = partsUnavailable
+        self.arrayElementType = arrayElementType
+        self.arrayElements = arrayElementType.flatMap {
+            OpaqueValueAccess.ArrayElementLayout(elementType: $0.reference)
+        }
     }
 
     /// A plan with parts.
@@ -57,6 +72,8 @@ struct WalkPlan: Sendable {
         self.layouts = layouts
         self.classHierarchy = classHierarchy
         self.partsUnavailable = nil
+        self.arrayElementType = nil
+        self.arrayElements = nil
     }
 }
 
@@ -78,7 +95,8 @@ extension TypeMetadata {
             return WalkPlan(style: .leaf, isCustomReflectable: isCustomReflectable)
         }
         if let descriptor, let style = WalkPlanTypes.collections[descriptor] {
-            return WalkPlan(style: style, isCustomReflectable: isCustomReflectable)
+            let elementType = WalkPlanTypes.arrays.contains(descriptor) ? genericArguments.first?.type : nil
+            return WalkPlan(style: style, isCustomReflectable: isCustomReflectable, arrayElementType: elementType)
         }
         switch kind {
         case .optional:
@@ -183,6 +201,11 @@ private enum WalkPlanTypes {
         #endif
         return Set(types.map(TypeMetadata.init))
     }()
+
+    /// The descriptors of `Array` and `ContiguousArray`, whose storage is read directly.
+    static let arrays: Set<TypeDescriptor> = Set(
+        [[Int].self, ContiguousArray<Int>.self].compactMap { (type: Any.Type) in TypeMetadata(type).descriptor }
+    )
 
     /// The standard library's collections, by descriptor, with the style `Mirror` gives them.
     static let collections: [TypeDescriptor: ValueNode.Style] = {

@@ -168,6 +168,69 @@ struct ValueWalkerTests {
         #expect(ValueWalker().node(for: Int.self).objectIdentifier == ObjectIdentifier(Int.self))
     }
 
+    @Test(
+        "array elements by position from the array's storage: every alignment, boxed and existential elements, as the array's own subscript and Mirror read them"
+    )
+    func arrayElements() throws {
+        struct Wide: Equatable {
+            var name: String
+            var values: [Int]
+            var weight: Double
+        }
+        // One array per element alignment (1, 2, 4, 8, 16), a value too large for an Any's
+        // buffer, references, existentials, optionals, nested arrays, and an empty array.
+        let object = Base()
+        let arrays: [Any] = [
+            [UInt8(1), 2, 255], [Int16(-3), 7], [Float(1.5), -2], [1, 2, 3],
+            [SIMD4<Float>(1, 2, 3, 4), SIMD4(5, 6, 7, 8)],
+            [Wide(name: "a", values: [1], weight: 0.5), Wide(name: "b", values: [], weight: 2)],
+            [object, object], [1, "two", 3.0, [4]] as [Any], ["x", nil, "z"] as [String?], [[1], [2, 3]],
+            ContiguousArray([9, 8]), [Int](), [(1, "a"), (2, "b")],
+        ]
+        for array in arrays {
+            let node = ValueWalker().node(for: array)
+            let mirror = Mirror(reflecting: array)
+            #expect(node.style == .collection && node.hasRandomAccessChildren, "\(type(of: array))")
+            #expect(node.childCount == mirror.children.count, "\(type(of: array))")
+            let expected = mirror.children.map { String(reflecting: $0.value) }
+            #expect(node.children.map { $0.value.map { String(reflecting: $0) } } == expected)
+            #expect((0..<node.childCount).map { node.child(at: $0)?.value.map { String(reflecting: $0) } } == expected)
+            #expect(node.child(at: node.childCount) == nil && node.child(at: -1) == nil)
+            // Each element is declared with the array's element type.
+            let elementType = try #require(TypeMetadata(type(of: array)).genericArguments.first?.type)
+            #expect(node.children.allSatisfy { $0.declaredType == elementType })
+            #expect(node.declaredType(ofChildAt: 0) == (node.childCount > 0 ? elementType : nil))
+            #expect(node.label(ofChildAt: 0) == nil)
+        }
+        // Typed reads load from the storage, as the array's subscript reads it.
+        let bytes = ValueWalker().node(for: [UInt8(1), 2, 255])
+        #expect((0..<3).map { bytes.child(at: $0, as: UInt8.self) } == [1, 2, 255])
+        #expect(bytes.child(at: 3, as: UInt8.self) == nil && bytes.child(at: -1, as: UInt8.self) == nil)
+        let vectors = [SIMD4<Float>(1, 2, 3, 4), SIMD4(5, 6, 7, 8)]
+        let vectorNode = ValueWalker().node(for: vectors)
+        #expect(vectorNode.child(at: 1, as: SIMD4<Float>.self) == vectors[1])
+        let wide = [Wide(name: "a", values: [1], weight: 0.5), Wide(name: "b", values: [7, 8], weight: 2)]
+        let wideNode = ValueWalker().node(for: wide)
+        #expect(wideNode.child(at: 1, as: Wide.self) == wide[1])
+        #expect(wideNode.child(at: 1)?.value as? Wide == wide[1])
+        // Another type is cast, as `as?` casts the element.
+        #expect(ValueWalker().node(for: [1, 2]).child(at: 1, as: Double.self) == nil)
+        #expect(ValueWalker().node(for: [1, 2]).child(at: 1, as: Int?.self) == .some(2))
+        // The elements of a class array are the objects themselves.
+        let objects = ValueWalker().node(for: [object, object])
+        #expect(objects.children.allSatisfy { ($0.value as? Base) === object })
+        // A slice is read through its conformance: its storage begins elsewhere.
+        let slice = ValueWalker().node(for: [1, 2, 3, 4][1...2])
+        #expect(slice.children.compactMap { $0.value as? Int } == [2, 3] && slice.childCount == 2)
+        // A copy of an element outlives the node and the array it came from.
+        var copied: Any?
+        do {
+            let names = ["a long string that is not small", "another long string, not small either"]
+            copied = ValueWalker().node(for: names).child(at: 1)?.value
+        }
+        #expect(copied as? String == "another long string, not small either")
+    }
+
     @Test("custom mirrors replace stored structure only on request")
     func customReflectable() {
         #expect(ValueWalker().node(for: Custom()).children.map(\.label) == ["stored"])
