@@ -345,6 +345,9 @@ private struct Dumper {
             } else {
                 nil
             }
+        // The superclass frame, pushed last, keeps a copy of the node; otherwise the parts
+        // frame takes the node itself.
+        let superclassNode: ValueNode? = superclass == nil ? nil : copy node
         if count > 0 {
             if parts.isEmpty {
                 pushGathered(of: node, count: count, indent: indent + 2, maxDepth: maxDepth - 1)
@@ -352,7 +355,7 @@ private struct Dumper {
                 push(
                     Frame(
                         kind: .parts,
-                        node: node,
+                        node: consume node,
                         first: parts.lowerBound,
                         next: parts.lowerBound,
                         end: parts.upperBound,
@@ -364,7 +367,7 @@ private struct Dumper {
         }
         // Popped first: the superclass sections come before the node's own children.
         if let superclass {
-            push(Frame(kind: superclass, node: node, level: 1, indent: indent + 2, maxDepth: maxDepth - 1))
+            push(Frame(kind: superclass, node: superclassNode, level: 1, indent: indent + 2, maxDepth: maxDepth - 1))
         }
     }
 

@@ -62,7 +62,7 @@ enum Summary {
             target.write(subjectName(of: node))
         case .caseName:
             target.write(subjectName(of: node))
-            if let name = node.enumCase?.name {
+            if let name = node.caseName {
                 target.write(".")
                 target.write(name)
             }
@@ -130,8 +130,8 @@ enum Summary {
     /// generic path; `false`, with nothing written, when the wrapped value has no description
     /// (`debugPrint` then prints its structure, which is left to the general path).
     private static func writeOptional(_ node: ValueNode, to target: inout TextBuffer) -> Bool {
-        guard let enumCase = node.enumCase else { return false }
-        guard enumCase.hasPayload else {
+        guard node.caseName != nil else { return false }
+        guard node.childCount > 0 else {
             target.write("nil")
             return true
         }

@@ -195,7 +195,14 @@ public struct ValueNode {
         self.style = style
         self.plan = plan
         self.mirrorBox = mirrorBox
+        // An enum's tag is read once, for the questions about its case that follow.
+        self.caseTag =
+            style == .enum || style == .optional
+            ? OpaqueValueAccess.enumTag(projecting: value, metadata: type.reference) ?? -1 : -1
     }
+
+    /// The tag of an enum or optional value's case, or -1.
+    private let caseTag: Int
 
     /// The identity of a class instance, for cycle detection, or of a metatype, as `dump` uses
     /// it; `nil` for other values.
@@ -216,12 +223,20 @@ public struct ValueNode {
     public var partsUnavailable: RuntimeMetadataError? { plan.withObject { $0.value.partsUnavailable } }
 
     /// The case of an enum or optional value.
-    public var enumCase: EnumCase? {
-        guard style == .enum || style == .optional,
-            let tag = OpaqueValueAccess.enumTag(projecting: value, metadata: type.reference),
-            let cases = try? type.cases, cases.indices.contains(tag)
-        else { return nil }
-        return cases[tag]
+    public var enumCase: EnumCase? { withCase { $0 } }
+
+    /// The name of an enum or optional value's case, as ``enumCase`` names it, read without
+    /// copying the case.
+    public var caseName: String? { withCase { $0.name } }
+
+    /// Reads the value's case in place in the type's plan.
+    /// - Parameter body: Receives the case.
+    /// - Returns: What `body` returns, or `nil` for values other than enums and optionals, and
+    ///   enums without reflection metadata.
+    private func withCase<Result>(_ body: (EnumCase) -> Result) -> Result? {
+        guard caseTag >= 0 else { return nil }
+        let tag = caseTag
+        return plan.withObject { box in box.value.cases.indices.contains(tag) ? body(box.value.cases[tag]) : nil }
     }
 
     /// The number of children ``forEachChild(_:)`` reports.
@@ -229,7 +244,7 @@ public struct ValueNode {
         switch style {
         case .leaf: return 0
         case .struct, .class, .tuple: return plan.withObject { $0.value.layouts.count }
-        case .enum, .optional: return enumCase?.hasPayload == true ? 1 : 0
+        case .enum, .optional: return withCase { $0.hasPayload } == true ? 1 : 0
         case .collection, .dictionary, .set:
             if arrayElements != nil, let count = OpaqueValueAccess.arrayCount(ofAny: value) { return count }
             return WalkedCollections.count(of: value) ?? 0
@@ -430,8 +445,8 @@ public struct ValueNode {
         case .struct, .class, .tuple:
             return plan.withObject { box in box.value.labels.indices.contains(index) ? box.value.labels[index] : nil }
         case .enum, .optional:
-            guard index == 0, let enumCase, enumCase.hasPayload else { return nil }
-            return enumCase.name
+            guard index == 0 else { return nil }
+            return withCase { $0.hasPayload ? $0.name : nil } ?? nil
         case .leaf, .collection, .dictionary, .set:
             return nil
         case .custom:
@@ -451,8 +466,8 @@ public struct ValueNode {
                 box.value.partTypes.indices.contains(index) ? box.value.partTypes[index] : nil
             }
         case .enum, .optional:
-            guard index == 0, let enumCase, enumCase.hasPayload else { return nil }
-            return enumCase.recordedPayloadType
+            guard index == 0 else { return nil }
+            return withCase { $0.hasPayload ? $0.recordedPayloadType : nil } ?? nil
         case .collection:
             guard let elementType = arrayElementType, index >= 0, index < childCount else { return nil }
             return elementType
@@ -482,17 +497,19 @@ public struct ValueNode {
     /// The payload of an enum or optional value, as a child: one labelled value is a one-element
     /// tuple, laid out as its element, as `Mirror` shows it.
     private func payloadChild() -> ValueChild? {
-        guard let enumCase, enumCase.hasPayload, let payloadType = enumCase.recordedPayloadType else { return nil }
-        let payload: Any? =
-            enumCase.storesSubstitutedFunction
-            ? nil
-            : OpaqueValueAccess.enumPayload(
-                inAny: value,
-                metadata: type.reference,
-                payloadType: payloadType.reference,
-                isIndirect: enumCase.isIndirect
-            )
-        return ValueChild(label: enumCase.name, value: payload, declaredType: payloadType, declaringType: nil)
+        withCase { enumCase -> ValueChild? in
+            guard enumCase.hasPayload, let payloadType = enumCase.recordedPayloadType else { return nil }
+            let payload: Any? =
+                enumCase.storesSubstitutedFunction
+                ? nil
+                : OpaqueValueAccess.enumPayload(
+                    inAny: value,
+                    metadata: type.reference,
+                    payloadType: payloadType.reference,
+                    isIndirect: enumCase.isIndirect
+                )
+            return ValueChild(label: enumCase.name, value: payload, declaredType: payloadType, declaringType: nil)
+        } ?? nil
     }
 
     /// The children, as ``forEachChild(_:)`` reports them.

@@ -32,13 +32,17 @@ struct WalkPlan: Sendable {
     /// The layout of those elements; `nil` for other types, and where the array layout is not
     /// available.
     let arrayElements: OpaqueValueAccess.ArrayElementLayout?
+    /// The cases of an enum or optional, in tag order; empty for other types, and for enums
+    /// without reflection metadata.
+    let cases: [EnumCase]
 
     /// A plan without parts.
     init(
         style: ValueNode.Style,
         isCustomReflectable: Bool,
         partsUnavailable: RuntimeMetadataError? = nil,
-        arrayElementType: TypeMetadata? = nil
+        arrayElementType: TypeMetadata? = nil,
+        cases: [EnumCase] = []
     ) {
         self.style = style
         self.isCustomReflectable = isCustomReflectable
@@ -52,6 +56,7 @@ struct WalkPlan: Sendable {
         self.arrayElements = arrayElementType.flatMap {
             OpaqueValueAccess.ArrayElementLayout(elementType: $0.reference)
         }
+        self.cases = cases
     }
 
     /// A plan with parts.
@@ -74,6 +79,7 @@ struct WalkPlan: Sendable {
         self.partsUnavailable = nil
         self.arrayElementType = nil
         self.arrayElements = nil
+        self.cases = []
     }
 }
 
@@ -100,9 +106,9 @@ extension TypeMetadata {
         }
         switch kind {
         case .optional:
-            return WalkPlan(style: .optional, isCustomReflectable: false)
+            return WalkPlan(style: .optional, isCustomReflectable: false, cases: (try? cases) ?? [])
         case .enum:
-            return WalkPlan(style: .enum, isCustomReflectable: isCustomReflectable)
+            return WalkPlan(style: .enum, isCustomReflectable: isCustomReflectable, cases: (try? cases) ?? [])
         case .tuple:
             let elements = tupleElements
             return WalkPlan(

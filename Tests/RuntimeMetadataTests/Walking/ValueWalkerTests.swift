@@ -149,6 +149,31 @@ struct ValueWalkerTests {
             some.style == .optional && some.children.first?.label == "some" && some.children.first?.value as? Int == 3
         )
         #expect(ValueWalker().node(for: Optional<Int>.none as Any).childCount == 0)
+        // The case's name, read once per node, as `switch` names the case; nil for other values.
+        let events: [Event] = [.tap(x: 1, y: 2), .key("k"), .idle]
+        for event in events {
+            let expected: String
+            switch event {
+            case .tap: expected = "tap"
+            case .key: expected = "key"
+            case .idle: expected = "idle"
+            }
+            let node = ValueWalker().node(for: event)
+            #expect(node.caseName == expected && node.enumCase?.name == expected)
+            #expect(node.enumCase?.hasPayload == (node.childCount == 1))
+        }
+        #expect(ValueWalker().node(for: Optional<Int>.none as Any).caseName == "none")
+        #expect(ValueWalker().node(for: Optional(3) as Any).caseName == "some")
+        #expect(ValueWalker().node(for: 3).caseName == nil && ValueWalker().node(for: 3).enumCase == nil)
+        // A node keeps the case of the value it was made from, as the value it holds does.
+        var changing = Event.idle
+        let before = ValueWalker().node(for: changing)
+        changing = .key("x")
+        #expect(before.caseName == "idle" && ValueWalker().node(for: changing).caseName == "key")
+        // Random access: sets and dictionaries reach a child through those before it.
+        #expect(!ValueWalker().node(for: Set([1])).hasRandomAccessChildren)
+        #expect(!ValueWalker().node(for: ["k": 1]).hasRandomAccessChildren)
+        #expect(ValueWalker().node(for: Event.idle).hasRandomAccessChildren)
     }
 
     @Test("collections through their conformances; tuples by element")
