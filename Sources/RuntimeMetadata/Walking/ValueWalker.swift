@@ -195,14 +195,13 @@ public struct ValueNode {
         self.style = style
         self.plan = plan
         self.mirrorBox = mirrorBox
-        // An enum's tag is read once, for the questions about its case that follow.
-        self.caseTag =
-            style == .enum || style == .optional
-            ? OpaqueValueAccess.enumTag(projecting: value, metadata: type.reference) ?? -1 : -1
     }
 
     /// The tag of an enum or optional value's case, or -1.
-    private let caseTag: Int
+    private var caseTag: Int {
+        guard style == .enum || style == .optional else { return -1 }
+        return OpaqueValueAccess.enumTag(projecting: value, metadata: type.reference) ?? -1
+    }
 
     /// The identity of a class instance, for cycle detection, or of a metatype, as `dump` uses
     /// it; `nil` for other values.
@@ -272,16 +271,7 @@ public struct ValueNode {
         case .enum, .optional:
             if let payload = payloadChild() { try body(payload) }
         case .collection, .dictionary, .set:
-            let elementType = arrayElementType
-            let element = { (value: Any) in
-                ValueChild(label: nil, value: value, declaredType: elementType, declaringType: nil)
-            }
-            if let layout = arrayElements,
-                try OpaqueValueAccess.forEachArrayElement(ofAny: value, layout: layout, { try body(element($0)) })
-            {
-                return
-            }
-            try WalkedCollections.forEachElement(of: value) { try body(element($0)) }
+            try forEachElement(body)
         case .custom:
             guard let customMirror else { return }
             for child in customMirror.children {
@@ -300,6 +290,23 @@ public struct ValueNode {
         case .collection: return arrayElements != nil
         case .dictionary, .set, .custom: return false
         }
+    }
+
+    /// ``forEachChild(_:)`` for collections: an array's elements from its storage, others'
+    /// through their `Collection` conformance. Out of line, so that the paths of structs,
+    /// classes and tuples stay as small as they are.
+    @inline(never)
+    private func forEachElement(_ body: (consuming ValueChild) throws -> Void) rethrows {
+        let elementType = arrayElementType
+        let element = { (value: Any) in
+            ValueChild(label: nil, value: value, declaredType: elementType, declaringType: nil)
+        }
+        if let layout = arrayElements,
+            try OpaqueValueAccess.forEachArrayElement(ofAny: value, layout: layout, { try body(element($0)) })
+        {
+            return
+        }
+        try WalkedCollections.forEachElement(of: value) { try body(element($0)) }
     }
 
     /// The child at a position in ``forEachChild(_:)``'s order, read without the others.
