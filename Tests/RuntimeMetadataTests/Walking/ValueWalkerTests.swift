@@ -149,7 +149,7 @@ struct ValueWalkerTests {
             some.style == .optional && some.children.first?.label == "some" && some.children.first?.value as? Int == 3
         )
         #expect(ValueWalker().node(for: Optional<Int>.none as Any).childCount == 0)
-        // The case's name, read once per node, as `switch` names the case; nil for other values.
+        // The case's name, as `switch` names the case; nil for other values.
         let events: [Event] = [.tap(x: 1, y: 2), .key("k"), .idle]
         for event in events {
             let expected: String
