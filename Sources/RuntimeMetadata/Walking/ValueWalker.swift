@@ -233,8 +233,9 @@ public struct ValueNode {
     /// - Returns: What `body` returns, or `nil` for values other than enums and optionals, and
     ///   enums without reflection metadata.
     private func withCase<Result>(_ body: (EnumCase) -> Result) -> Result? {
-        guard caseTag >= 0 else { return nil }
+        // One read of the tag: each is a call of the enum's `getEnumTag` witness.
         let tag = caseTag
+        guard tag >= 0 else { return nil }
         return plan.withObject { box in box.value.cases.indices.contains(tag) ? body(box.value.cases[tag]) : nil }
     }
 

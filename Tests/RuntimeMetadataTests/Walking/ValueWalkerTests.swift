@@ -211,6 +211,7 @@ struct ValueWalkerTests {
             [Wide(name: "a", values: [1], weight: 0.5), Wide(name: "b", values: [], weight: 2)],
             [object, object], [1, "two", 3.0, [4]] as [Any], ["x", nil, "z"] as [String?], [[1], [2, 3]],
             ContiguousArray([9, 8]), [Int](), [(1, "a"), (2, "b")],
+            [object as AnyObject, object], [Event.tap(x: 1, y: 2), .idle], [{ 1 }, { 2 }] as [() -> Int],
         ]
         for array in arrays {
             let node = ValueWalker().node(for: array)
@@ -247,6 +248,11 @@ struct ValueWalkerTests {
         // A slice is read through its conformance: its storage begins elsewhere.
         let slice = ValueWalker().node(for: [1, 2, 3, 4][1...2])
         #expect(slice.children.compactMap { $0.value as? Int } == [2, 3] && slice.childCount == 2)
+        // From generic code, the array reaching the walker through a type parameter.
+        func elements<T>(_ value: T) -> [Int] {
+            ValueWalker().node(for: value).children.compactMap { $0.value as? Int }
+        }
+        #expect(elements([5, 6, 7]) == [5, 6, 7] && elements([5, 6, 7] as Any) == [5, 6, 7])
         // A copy of an element outlives the node and the array it came from.
         var copied: Any?
         do {
