@@ -138,7 +138,7 @@ private struct Dumper {
     ) {
         // The lines are written to a buffer of this function's own, and passed to the stream
         // in chunks: one `write` per chunk rather than one per piece of a line.
-        var text = TextBuffer(capacity: Self.chunkSize)
+        var text = TextBuffer(capacity: 2048)
         writeValue(value, label: name, indent: indent, maxDepth: maxDepth, to: &text)
         while let frame = frames.popLast() {
             // Each frame is moved into the function that writes it: copied, it would copy its
@@ -172,7 +172,12 @@ private struct Dumper {
                 position += 1
                 continue
             }
-            let child = node.child(at: position)
+            // The child's own node, read without a `ValueChild`: its label and declared type
+            // are the parent's to give.
+            let label = node.label(ofChildAt: position)
+            let child = walker.node(forChildAt: position, of: node)
+            // Only a function stored at its declaration's abstraction has no node.
+            let isOptionalFunction = child == nil && node.declaredType(ofChildAt: position)?.kind == .optional
             position += 1
             // Pushed before the child, with its node moved in, so that the child's frames come
             // first and this one resumes after them; taken back when the child has none.
@@ -182,7 +187,17 @@ private struct Dumper {
             let maxDepth = frame.maxDepth
             let mark = frames.count
             push(frame)
-            if let child = consume child { writeChild(child, indent: indent, maxDepth: maxDepth, to: &target) }
+            if let child = consume child {
+                writeNode(child, label: label, indent: indent, maxDepth: maxDepth, to: &target)
+            } else {
+                writeWithheldFunction(
+                    label: label,
+                    isOptional: isOptionalFunction,
+                    indent: indent,
+                    maxDepth: maxDepth,
+                    to: &target
+                )
+            }
             if frames.count > mark + 1 { return }
             frame = frames.removeLast()
             guard let resumed = frame.node.take() else { return }
@@ -240,27 +255,6 @@ private struct Dumper {
         )
     }
 
-    /// A child's line, and the frames of its children.
-    private mutating func writeChild(
-        _ child: consuming ValueChild,
-        indent: Int,
-        maxDepth: Int,
-        to target: inout TextBuffer
-    ) {
-        if let value = child.value {
-            writeValue(value, label: child.label, indent: indent, maxDepth: maxDepth, to: &target)
-        } else {
-            let isOptional = child.declaredType?.kind == .optional
-            writeWithheldFunction(
-                label: child.label,
-                isOptional: isOptional,
-                indent: indent,
-                maxDepth: maxDepth,
-                to: &target
-            )
-        }
-    }
-
     /// The line of a stored property or tuple element declared as one of the commonest leaf
     /// types (`ValueNode.leafSummary(ofChildAt:type:)`), written from its typed value without a
     /// node; `false`, with nothing written, for other types.
@@ -300,8 +294,19 @@ private struct Dumper {
         to target: inout TextBuffer
     ) {
         guard maxItemCounter > 0 else { return }
+        writeNode(walker.node(for: consume value), label: label, indent: indent, maxDepth: maxDepth, to: &target)
+    }
+
+    /// One node's line; frames for its children and its `super:` section follow it.
+    private mutating func writeNode(
+        _ node: consuming ValueNode,
+        label: String?,
+        indent: Int,
+        maxDepth: Int,
+        to target: inout TextBuffer
+    ) {
+        guard maxItemCounter > 0 else { return }
         maxItemCounter -= 1
-        let node = walker.node(for: consume value)
         // A class instance's own line counts its own class's properties; its superclasses' go
         // under their `super:` lines.
         let parts: Range<Int>

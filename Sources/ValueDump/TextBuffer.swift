@@ -98,16 +98,30 @@ struct TextBuffer {
     /// anything else is left to `debugDescription`.
     /// - Parameter text: The string.
     mutating func writeQuoted(_ text: String) {
-        let plain = text.utf8.allSatisfy {
-            $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+        // Scanned and copied where the string holds its UTF-8: through `text.utf8` as a
+        // sequence, a small string is read a byte at a time out of a fresh copy of itself.
+        let written = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard utf8.allSatisfy(Self.isPlain) else { return false }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
         }
-        guard plain else {
-            write(text.debugDescription)
+        if written == true { return }
+        var text = text
+        if written == nil, text.withUTF8({ $0.allSatisfy(Self.isPlain) }) {
+            bytes.append(UInt8(ascii: "\""))
+            write(text)
+            bytes.append(UInt8(ascii: "\""))
             return
         }
-        bytes.append(UInt8(ascii: "\""))
-        write(text)
-        bytes.append(UInt8(ascii: "\""))
+        write(text.debugDescription)
+    }
+
+    /// Whether a byte is written as it is between quotes: printable ASCII other than a quote
+    /// or a backslash.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
     /// Removes the text written after a point.

@@ -231,6 +231,7 @@ struct ReadmeExampleTests {
         #expect(node.label(ofChildAt: 1) == "retries")
         #expect(node.declaredType(ofChildAt: 1) == TypeMetadata(Int.self))
         #expect(node.child(at: 1, as: Int.self) == 3)
+        #expect(ValueWalker().node(forChildAt: 2, of: node)?.childCount == 0)
         var text = ""
         ValueDump.dump(settings, to: &text)
         var expected = ""

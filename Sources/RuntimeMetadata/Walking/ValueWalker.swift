@@ -49,18 +49,25 @@ public struct ValueWalker: Sendable {
     /// - Parameter value: Any value; an existential is looked through to the value it holds.
     /// - Returns: The value's node.
     public func node(for value: consuming Any) -> ValueNode {
-        // Moved into an ordinary variable, which the rare paths below may copy.
-        var value = consume value
-        var stored = BorrowedExistential.dynamicType(of: value)
+        let stored = BorrowedExistential.dynamicType(of: value)
         if stored.rawKind == MetadataKind.existential.rawValue
             || stored.rawKind == MetadataKind.extendedExistential.rawValue
         {
-            // An `Any` holding an existential, as generic code makes one from `T == Any`, or a
-            // constrained one (`any Sequence<Int>`): the value inside, as `as?` and `Mirror`
-            // see it.
-            value = OpaqueValueAccess.projectedCopy(of: value)
-            stored = BorrowedExistential.dynamicType(of: value)
+            return node(forContainer: value)
         }
+        return node(for: value, type: TypeMetadata(stored))
+    }
+
+    /// ``node(for:)`` for an `Any` holding an existential, as generic code makes one from
+    /// `T == Any`, or a constrained one (`any Sequence<Int>`): the node of the value inside, as
+    /// `as?` and `Mirror` see it. Out of line, so that the common path neither copies its value
+    /// nor keeps room for these.
+    /// - Parameter value: An `Any` whose stored type is an existential.
+    /// - Returns: The node of the value it holds.
+    @inline(never)
+    private func node(forContainer value: consuming Any) -> ValueNode {
+        var value = OpaqueValueAccess.projectedCopy(of: value)
+        var stored = BorrowedExistential.dynamicType(of: value)
         if stored.rawKind == MetadataKind.extendedExistential.rawValue {
             // A constrained existential stored as a metatype or with an explicit layout: the
             // runtime's cast opens it.
@@ -70,18 +77,66 @@ public struct ValueWalker: Sendable {
                 stored = BorrowedExistential.dynamicType(of: value)
             }
         }
-        let type = TypeMetadata(stored)
+        return node(for: value, type: TypeMetadata(stored))
+    }
+
+    /// The node of a value that is not an existential container, of its dynamic type.
+    /// - Parameters:
+    ///   - value: The value, moved into the node.
+    ///   - type: Its dynamic type.
+    /// - Returns: The node.
+    @inline(__always)
+    private func node(for value: consuming Any, type: TypeMetadata) -> ValueNode {
         let plan = type.walkPlan
-        let style = plan.withObject { $0.value.style }
-        if honorsCustomReflectable, style != .leaf, style != .collection, style != .set, style != .dictionary,
-            plan.withObject({ $0.value.isCustomReflectable })
+        let (style, isCustomReflectable) = plan.withObject { ($0.value.style, $0.value.isCustomReflectable) }
+        if honorsCustomReflectable, isCustomReflectable, style != .leaf, style != .collection, style != .set,
+            style != .dictionary
         {
-            let mirror = MirrorBox(Mirror(reflecting: value))
-            return ValueNode(value: value, type: type, style: .custom, plan: plan, mirrorBox: mirror)
+            return customNode(for: value, type: type, plan: plan)
         }
         // No `Mirror?` on this path: `Mirror` is resilient, so each operation on an optional one
         // would go through its value witnesses.
         return ValueNode(value: value, type: type, style: style, plan: plan, mirrorBox: nil)
+    }
+
+    /// The node of a `CustomReflectable` value, walked through its custom mirror. Out of line,
+    /// as `Mirror` is resilient: a function holding one sizes its frame at run time.
+    @inline(never)
+    private func customNode(
+        for value: consuming Any,
+        type: TypeMetadata,
+        plan: ImmortalReference<WalkPlanBox>
+    ) -> ValueNode {
+        let mirror = MirrorBox(Mirror(reflecting: copy value))
+        return ValueNode(value: value, type: type, style: .custom, plan: plan, mirrorBox: mirror)
+    }
+
+    /// The node of a node's child: the child's value read from where its parent holds it and
+    /// moved into a node of its own, without the ``ValueChild`` that ``ValueNode/child(at:)``
+    /// makes.
+    ///
+    /// A walk that descends a level at a time, keeping its place in each node as a position,
+    /// reads each child this way and its label and declared type from the parent
+    /// (``ValueNode/label(ofChildAt:)``, ``ValueNode/declaredType(ofChildAt:)``):
+    ///
+    /// ```swift
+    /// let walker = ValueWalker()
+    /// let parent = walker.node(for: order)
+    /// for index in 0..<parent.childCount {
+    ///     if let child = walker.node(forChildAt: index, of: parent) {
+    ///         print(parent.label(ofChildAt: index) ?? "-", child.type.name)
+    ///     }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - index: The child's position, in `0..<parent.childCount`.
+    ///   - parent: The node whose child to read.
+    /// - Returns: The child's node, as ``node(for:)`` makes it from the child's value; `nil`
+    ///   outside `0..<parent.childCount`, and for a function stored at its declaration's
+    ///   abstraction, whose ``ValueChild/value`` is `nil`.
+    public func node(forChildAt index: Int, of parent: borrowing ValueNode) -> ValueNode? {
+        guard let value = parent.childValue(at: index) else { return nil }
+        return node(for: value)
     }
 
     /// What ``walk(_:_:)`` does after a visit.
@@ -248,8 +303,13 @@ public struct ValueNode {
         case .collection, .dictionary, .set:
             if arrayElements != nil, let count = OpaqueValueAccess.arrayCount(ofAny: value) { return count }
             return WalkedCollections.count(of: value) ?? 0
-        case .custom: return customMirror?.children.count ?? 0
+        case .custom: return customChildCount
         }
+    }
+
+    /// ``childCount`` for a custom mirror, out of line as ``forEachCustomChild(_:)`` is.
+    private var customChildCount: Int {
+        @inline(never) get { customMirror?.children.count ?? 0 }
     }
 
     /// Calls `body` with each child, in order: stored properties in declaration order
@@ -262,11 +322,14 @@ public struct ValueNode {
             return
         case .struct, .class, .tuple:
             // The plan is read in place in its immortal box, not copied out with its arrays.
+            // The closure captures the unretained reference rather than the box, which it would
+            // retain.
+            let plan = self.plan
             try plan.withObject { box in
                 try OpaqueValueAccess.forEachPart(of: value, isObject: style == .class, parts: box.value.layouts) {
                     index,
                     part in
-                    try body(ValueChild(part: index, of: box, value: consume part))
+                    try body(ValueChild(part: index, of: plan, value: consume part))
                 }
             }
         case .enum, .optional:
@@ -274,10 +337,17 @@ public struct ValueNode {
         case .collection, .dictionary, .set:
             try forEachElement(body)
         case .custom:
-            guard let customMirror else { return }
-            for child in customMirror.children {
-                try body(ValueChild(label: child.label, value: child.value, declaredType: nil, declaringType: nil))
-            }
+            try forEachCustomChild(body)
+        }
+    }
+
+    /// ``forEachChild(_:)`` for a custom mirror's children. Out of line, as `Mirror` is
+    /// resilient: a function holding one sizes its frame at run time.
+    @inline(never)
+    private func forEachCustomChild(_ body: (consuming ValueChild) throws -> Void) rethrows {
+        guard let customMirror else { return }
+        for child in customMirror.children {
+            try body(ValueChild(label: child.label, value: child.value, declaredType: nil, declaringType: nil))
         }
     }
 
@@ -348,11 +418,18 @@ public struct ValueNode {
             }
             return element.map { ValueChild(label: nil, value: $0, declaredType: arrayElementType, declaringType: nil) }
         case .custom:
-            guard let children = customMirror?.children, index < children.count,
-                let child = children.dropFirst(index).first
-            else { return nil }
-            return ValueChild(label: child.label, value: child.value, declaredType: nil, declaringType: nil)
+            return customChild(at: index)
         }
+    }
+
+    /// ``child(at:)`` for a custom mirror's children, out of line as
+    /// ``forEachCustomChild(_:)`` is.
+    @inline(never)
+    private func customChild(at index: Int) -> ValueChild? {
+        guard let children = customMirror?.children, index < children.count,
+            let child = children.dropFirst(index).first
+        else { return nil }
+        return ValueChild(label: child.label, value: child.value, declaredType: nil, declaringType: nil)
     }
 
     /// The child at a position read as a given type: for a stored property or tuple element
@@ -507,17 +584,51 @@ public struct ValueNode {
     private func payloadChild() -> ValueChild? {
         withCase { enumCase -> ValueChild? in
             guard enumCase.hasPayload, let payloadType = enumCase.recordedPayloadType else { return nil }
-            let payload: Any? =
-                enumCase.storesSubstitutedFunction
-                ? nil
-                : OpaqueValueAccess.enumPayload(
-                    inAny: value,
-                    metadata: type.reference,
-                    payloadType: payloadType.reference,
-                    isIndirect: enumCase.isIndirect
-                )
+            let payload = payload(of: enumCase, type: payloadType)
             return ValueChild(label: enumCase.name, value: payload, declaredType: payloadType, declaringType: nil)
         } ?? nil
+    }
+
+    /// The payload of an enum or optional value of a case with a payload, or `nil` for a
+    /// withheld function.
+    private func payload(of enumCase: EnumCase, type payloadType: TypeMetadata) -> Any? {
+        guard !enumCase.storesSubstitutedFunction else { return nil }
+        return OpaqueValueAccess.enumPayload(
+            inAny: value,
+            metadata: type.reference,
+            payloadType: payloadType.reference,
+            isIndirect: enumCase.isIndirect
+        )
+    }
+
+    /// The value of the child at a position, as ``child(at:)`` reads it, without its label
+    /// and types.
+    /// - Parameter index: The child's position.
+    /// - Returns: The value; `nil` outside `0..<childCount` and for a withheld function.
+    func childValue(at index: Int) -> Any? {
+        guard index >= 0 else { return nil }
+        switch style {
+        case .leaf:
+            return nil
+        case .struct, .class, .tuple:
+            return plan.withObject { box in
+                guard index < box.value.layouts.count else { return nil }
+                return OpaqueValueAccess.part(box.value.layouts[index], of: value, isObject: style == .class)
+            }
+        case .enum, .optional:
+            guard index == 0 else { return nil }
+            return withCase { enumCase -> Any? in
+                guard enumCase.hasPayload, let payloadType = enumCase.recordedPayloadType else { return nil }
+                return payload(of: enumCase, type: payloadType)
+            } ?? nil
+        case .collection, .dictionary, .set:
+            if let layout = arrayElements {
+                return OpaqueValueAccess.arrayElement(ofAny: value, at: index, layout: layout)
+            }
+            return WalkedCollections.element(of: value, at: index)
+        case .custom:
+            return customChild(at: index)?.value
+        }
     }
 
     /// The children, as ``forEachChild(_:)`` reports them.
@@ -564,6 +675,19 @@ extension ValueChild {
         self.value = value
         self.declaredType = box.value.partTypes[index]
         self.declaringType = box.value.declaringTypes.isEmpty ? nil : box.value.declaringTypes[index]
+    }
+
+    /// A stored property or tuple element, described by its type's plan, reached through its
+    /// unretained reference.
+    @inline(__always)
+    init(part index: Int, of plan: ImmortalReference<WalkPlanBox>, value: consuming Any?) {
+        (label, declaredType, declaringType) = plan.withObject { box in
+            (
+                box.value.labels[index], box.value.partTypes[index],
+                box.value.declaringTypes.isEmpty ? nil : box.value.declaringTypes[index]
+            )
+        }
+        self.value = value
     }
 }
 

@@ -399,7 +399,20 @@ struct ValueWalkerTests {
                         == child.value.map { String(reflecting: $0) }
                 )
                 #expect(node.child(at: index, as: Int.self) == child.value.flatMap { $0 as? Int })
+                // The child's own node, read without a `ValueChild`: the node of its value, and
+                // none for a withheld function.
+                let childNode = walker.node(forChildAt: index, of: node)
+                #expect((childNode == nil) == (child.value == nil), "\(type(of: value)) \(index)")
+                if let childNode, let childValue = child.value {
+                    let expected = walker.node(for: childValue)
+                    #expect(childNode.type == expected.type && childNode.style == expected.style)
+                    #expect(childNode.type == TypeMetadata(type(of: childValue)))
+                    #expect(String(reflecting: childNode.value) == String(reflecting: childValue))
+                    #expect(childNode.childCount == expected.childCount)
+                }
             }
+            #expect(walker.node(forChildAt: children.count, of: node) == nil)
+            #expect(walker.node(forChildAt: -1, of: node) == nil)
             #expect(node.child(at: children.count) == nil && node.child(at: -1) == nil)
             #expect(node.label(ofChildAt: children.count) == nil && node.declaredType(ofChildAt: -1) == nil)
             #expect(node.child(at: children.count, as: Int.self) == nil)
