@@ -137,7 +137,8 @@ private struct Dumper {
         to target: inout TargetStream
     ) {
         // The lines are written to a buffer of this function's own, and passed to the stream
-        // in chunks: one `write` per chunk rather than one per piece of a line.
+        // in chunks: one `write` per chunk rather than one per piece of a line. The buffer
+        // starts small, as most dumps are a few lines, and grows up to a chunk.
         var text = TextBuffer(capacity: 2048)
         writeValue(value, label: name, indent: indent, maxDepth: maxDepth, to: &text)
         while let frame = frames.popLast() {
