@@ -402,21 +402,16 @@ public struct ValueNode {
         case .leaf:
             return nil
         case .struct, .class, .tuple:
-            return plan.withObject { box in
-                guard index < box.value.layouts.count else { return nil }
-                let part = OpaqueValueAccess.part(box.value.layouts[index], of: value, isObject: style == .class)
-                return ValueChild(part: index, of: box, value: part)
-            }
+            // In range, a part without a value is a withheld function.
+            guard index < plan.withObject({ $0.value.layouts.count }) else { return nil }
+            return plan.withObject { ValueChild(part: index, of: $0, value: childValue(at: index)) }
         case .enum, .optional:
             return index == 0 ? payloadChild() : nil
         case .collection, .dictionary, .set:
-            let element: Any?
-            if let layout = arrayElements {
-                element = OpaqueValueAccess.arrayElement(ofAny: value, at: index, layout: layout)
-            } else {
-                element = WalkedCollections.element(of: value, at: index)
+            // Elements are never withheld: no value is no element.
+            return childValue(at: index).map {
+                ValueChild(label: nil, value: $0, declaredType: arrayElementType, declaringType: nil)
             }
-            return element.map { ValueChild(label: nil, value: $0, declaredType: arrayElementType, declaringType: nil) }
         case .custom:
             return customChild(at: index)
         }
