@@ -34,20 +34,8 @@ enum Summary {
         childCount: Int,
         to target: inout TextBuffer
     ) {
-        // The count is written in pieces: an interpolated string costs more than the line.
-        let count: (open: String, one: String, many: String, close: String)?
-        switch containerStyle(of: node) {
-        case .tuple?: count = ("(", " element", " elements", ")")
-        case .collection?: count = ("", " element", " elements", "")
-        case .dictionary?: count = ("", " key/value pair", " key/value pairs", "")
-        case .set?: count = ("", " member", " members", "")
-        default: count = nil
-        }
-        if let count {
-            target.write(count.open)
-            target.write(String(childCount))
-            target.write(childCount == 1 ? count.one : count.many)
-            target.write(count.close)
+        if let style = containerStyle(of: node) {
+            writeCount(childCount, style: style, to: &target)
             return
         }
         // A node's value is never a container, so its own type decides what `as?` would find.
@@ -68,6 +56,29 @@ enum Summary {
             }
         case .reflecting:
             target.write(String(reflecting: node.value))
+        }
+    }
+
+    /// Writes the element count that is a container's summary: `(2 elements)` for a tuple,
+    /// `2 elements`, `2 key/value pairs` or `2 members` for the collections.
+    ///
+    /// It is written in pieces, each a literal: an interpolated string costs more than the line.
+    private static func writeCount(_ count: Int, style: ValueNode.Style, to target: inout TextBuffer) {
+        let isOne = count == 1
+        switch style {
+        case .tuple:
+            target.write("(")
+            target.write(String(count))
+            target.write(isOne ? " element)" : " elements)")
+        case .dictionary:
+            target.write(String(count))
+            target.write(isOne ? " key/value pair" : " key/value pairs")
+        case .set:
+            target.write(String(count))
+            target.write(isOne ? " member" : " members")
+        default:
+            target.write(String(count))
+            target.write(isOne ? " element" : " elements")
         }
     }
 
