@@ -163,15 +163,48 @@ enum Summary {
         switch node.style {
         case .tuple, .collection, .dictionary, .set: return node.style
         case .custom:
-            switch node.customMirror?.displayStyle {
-            case .tuple?: return .tuple
-            case .collection?: return .collection
-            case .dictionary?: return .dictionary
-            case .set?: return .set
-            default: return nil
+            switch customStyle(of: node) {
+            case .tuple: return .tuple
+            case .collection: return .collection
+            case .dictionary: return .dictionary
+            case .set: return .set
+            case .typeName, .caseName, .other: return nil
             }
         default: return nil
         }
+    }
+
+    /// A custom mirror's display style, as far as a summary tells them apart.
+    private enum CustomStyle {
+        case tuple, collection, dictionary, set
+        /// A struct or a class.
+        case typeName
+        /// An enum.
+        case caseName
+        /// None, or one this version does not know.
+        case other
+    }
+
+    /// The display style of a custom mirror node's mirror. Out of line, as `Mirror` is
+    /// resilient: a function holding one sizes its frame at run time, and the summary of every
+    /// node would pay for it.
+    @inline(never)
+    private static func customStyle(of node: ValueNode) -> CustomStyle {
+        switch node.customMirror?.displayStyle {
+        case .tuple?: .tuple
+        case .collection?: .collection
+        case .dictionary?: .dictionary
+        case .set?: .set
+        case .struct?, .class?: .typeName
+        case .enum?: .caseName
+        default: .other
+        }
+    }
+
+    /// The qualified name of a custom mirror's subject, out of line as ``customStyle(of:)`` is.
+    @inline(never)
+    private static func customSubjectName(of node: ValueNode) -> String? {
+        node.customMirror.map { TypeMetadata($0.subjectType).name }
     }
 
     /// What a summary writes when the value has no description, by what `Mirror.displayStyle`
@@ -193,10 +226,10 @@ enum Summary {
         case .struct, .class: return .typeName
         case .enum: return .caseName
         case .custom:
-            switch node.customMirror?.displayStyle {
-            case .struct?, .class?: return .typeName
-            case .enum?: return .caseName
-            default: return .reflecting
+            switch customStyle(of: node) {
+            case .typeName: return .typeName
+            case .caseName: return .caseName
+            case .tuple, .collection, .dictionary, .set, .other: return .reflecting
             }
         case .leaf:
             // A struct or class whose parts are unknown is still one to `Mirror`.
@@ -211,7 +244,7 @@ enum Summary {
 
     /// The qualified name of the mirror's subject.
     private static func subjectName(of node: ValueNode) -> String {
-        if node.style == .custom, let mirror = node.customMirror { return TypeMetadata(mirror.subjectType).name }
+        if node.style == .custom, let name = customSubjectName(of: node) { return name }
         return node.type.name
     }
 }
