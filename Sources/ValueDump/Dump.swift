@@ -314,7 +314,7 @@ private struct Dumper {
         let count: Int
         switch node.style {
         case .class:
-            parts = node.classHierarchy.first.map(node.childIndices(declaredBy:)) ?? 0..<0
+            parts = node.classHierarchy.first.map { node.childIndices(declaredBy: $0) } ?? 0..<0
             count = parts.count
         case .struct, .tuple, .enum, .optional:
             count = node.childCount

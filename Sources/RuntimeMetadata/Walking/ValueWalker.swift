@@ -136,7 +136,7 @@ public struct ValueWalker: Sendable {
     ///   abstraction, whose ``ValueChild/value`` is `nil`.
     public func node(forChildAt index: Int, of parent: borrowing ValueNode) -> ValueNode? {
         guard let value = parent.childValue(at: index) else { return nil }
-        return node(for: value)
+        return node(for: consume value)
     }
 
     /// What ``walk(_:_:)`` does after a visit.
