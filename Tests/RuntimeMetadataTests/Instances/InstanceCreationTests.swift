@@ -40,13 +40,18 @@ private final class PersonObject<Tag> {
     var favoriteNumbers = [1, 2, 3]
 }
 
-/// Counts deinitializers, to check that made objects are released and release what they hold.
-private let deinitCount = Atomic<Int>(0)
+/// Counts deinitializers by object id, to check that made objects are released and release
+/// what they hold. Each test tracks ids of its own: the suite's tests run in parallel, and one
+/// shared count saw the others' objects go.
+private let deinitCounts = Mutex<[Int: Int]>([:])
+
+/// The deinitializers run so far of `Tracked` objects with an id.
+private func deinitCount(id: Int) -> Int { deinitCounts.withLock { $0[id, default: 0] } }
 
 private final class Tracked {
     let id: Int
     init(id: Int) { self.id = id }
-    deinit { deinitCount.add(1, ordering: .relaxed) }
+    deinit { deinitCounts.withLock { [id] in $0[id, default: 0] += 1 } }
 }
 
 private class Base {
@@ -178,7 +183,7 @@ struct InstanceCreationTests {
 
     @Test("a class instance holds its values, inherited ones included; deinit runs and releases them")
     func classDeinit() throws {
-        let before = deinitCount.load(ordering: .relaxed)
+        let before = deinitCount(id: 1)
         let type = TypeMetadata(Derived.self)
         #expect(try type.fields.map(\.name) == ["baseName", "tracked", "level", "parent", "owner"])
         do {
@@ -203,17 +208,17 @@ struct InstanceCreationTests {
             // The weak property was a real weak reference: the parent went with its last strong one.
             #expect(weakParent == nil)
             #expect(object.parent == nil)
-            #expect(deinitCount.load(ordering: .relaxed) == before)
+            #expect(deinitCount(id: 1) == before)
             // The object is uniquely owned, as one from an initializer.
             #expect(isKnownUniquelyReferenced(&object))
         }
         // The object is gone, and with it the one reference to its Tracked.
-        #expect(deinitCount.load(ordering: .relaxed) == before + 1)
+        #expect(deinitCount(id: 1) == before + 1)
     }
 
     @Test("a value that does not cast throws before anything is made, naming the field")
     func mismatch() throws {
-        let before = deinitCount.load(ordering: .relaxed)
+        let before = deinitCount(id: 2)
         let error = #expect(throws: RuntimeMetadataError.self) {
             try TypeMetadata(Derived.self).makeInstance([
                 "baseName": "made", "tracked": Tracked(id: 2), "level": "seven", "parent": Derived(),
@@ -228,7 +233,7 @@ struct InstanceCreationTests {
         #expect(actual == "Swift.String")
         #expect(context.hasPrefix("field 'level' of "))
         // The Tracked given was released with the dictionary: nothing was kept.
-        #expect(deinitCount.load(ordering: .relaxed) == before + 1)
+        #expect(deinitCount(id: 2) == before + 1)
     }
 
     @Test("missing, unknown and surplus values throw with what is wrong")
@@ -355,7 +360,7 @@ struct InstanceCreationTests {
 
     @Test("unowned and lazy storage, and a generic class's T property")
     func unownedLazyGeneric() throws {
-        let before = deinitCount.load(ordering: .relaxed)
+        let before = deinitCount(id: 9)
         do {
             let owner = Tracked(id: 9)
             let type = TypeMetadata(Holder<[String]>.self)
@@ -372,7 +377,7 @@ struct InstanceCreationTests {
         }
         // The owner is gone with its one strong reference: the unowned property did not keep it
         // alive, and releasing the holder released nothing twice.
-        #expect(deinitCount.load(ordering: .relaxed) == before + 1)
+        #expect(deinitCount(id: 9) == before + 1)
     }
 
     @Test("weak and unowned properties are never filled with a new object, which would dangle")
