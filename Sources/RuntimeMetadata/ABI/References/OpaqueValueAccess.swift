@@ -306,6 +306,7 @@ enum OpaqueValueAccess {
     ///   - metadata: Its type.
     /// - Returns: A copy.
     @usableFromInline
+    @inline(__always)
     static func copyAny(at address: UnsafeRawPointer, metadata: MetadataReference) -> Any {
         if metadata.rawKind != MetadataKind.existential.rawValue,
             metadata.rawKind != MetadataKind.extendedExistential.rawValue,
