@@ -5,10 +5,11 @@
 // counts of tuples and collections, `super:` sections, ` #N` identities of objects and
 // metatypes, and the `maxDepth` and `maxItems` cut-offs), from the walker's cached per-type plans
 // instead of a `Mirror` per value. The walk keeps its own stack of frames, one per value whose
-// children are being written, each holding its place as a position (ValueNode.child(at:)), so
-// any depth of nesting dumps without running out of the thread's stack, and a child is read
-// only when its line is written. A stored property or tuple element of the commonest leaf types
-// is written from its typed value, without an `Any` or a node of its own.
+// children are being written, each holding its place as a position
+// (ValueWalker.node(forChildAt:of:) reads the child there), so any depth of nesting dumps
+// without running out of the thread's stack, and a child is read only when its line is written.
+// A stored property, tuple element or array element of the commonest leaf types is written from
+// its typed value, without an `Any` or a node of its own.
 
 internal import RuntimeMetadata
 
