@@ -81,6 +81,31 @@ public enum Swift5Client {
         return (equal, fieldsAsAny, caseName, ValueWalker().node(for: sequence).childCount)
     }
 
+    /// Reads the children of values held in `Any`s as nodes of their own
+    /// (`ValueWalker.node(forChildAt:of:)`), in the Swift 5 language mode: a class instance with
+    /// weak and `unowned(unsafe)` properties, an enum's payload, an array of structs, a tuple
+    /// with a closure, a constrained existential, and a closure.
+    /// - Returns: For each value, its children's dynamic type names as the walker reads them
+    ///   (`nil` for a child without a node), and as `Mirror` reads them.
+    public static func childNodes() -> (walker: [[String?]], mirror: [[String?]]) {
+        let tree = TreeNode(label: "root")
+        tree.children = [TreeNode(label: "leaf")]
+        let sequence: any Sequence<Int> = [4, 5]
+        let values: [Any] = [
+            tree, Shape.rectangle(width: 1, height: 2), [Point(x: 1, y: 2), Point(x: 3, y: 4)],
+            (1, { 2 } as () -> Int), sequence, { 3 } as () -> Int,
+        ]
+        let walker = ValueWalker()
+        let walked = values.map { value -> [String?] in
+            let node = walker.node(for: value)
+            return (0..<node.childCount).map { walker.node(forChildAt: $0, of: node)?.type.name }
+        }
+        let mirrored = values.map { value in
+            Mirror(reflecting: value).children.map { String(reflecting: type(of: $0.value)) as String? }
+        }
+        return (walked, mirrored)
+    }
+
     /// Opens values held in `Any` as `any P`, reads a constrained existential's container from
     /// generic code, and names a constrained existential metatype, as a Swift 5 client does.
     /// - Returns: The opened values' descriptions (a struct, a class instance, an enum and an

@@ -577,10 +577,24 @@ public struct ValueNode {
     /// The payload of an enum or optional value, as a child: one labelled value is a one-element
     /// tuple, laid out as its element, as `Mirror` shows it.
     private func payloadChild() -> ValueChild? {
-        withCase { enumCase -> ValueChild? in
+        withPayloadCase { enumCase, payloadType in
+            ValueChild(
+                label: enumCase.name,
+                value: payload(of: enumCase, type: payloadType),
+                declaredType: payloadType,
+                declaringType: nil
+            )
+        }
+    }
+
+    /// Reads the value's case, when it has a payload, with the payload's declared type.
+    /// - Parameter body: Receives the case and its payload type.
+    /// - Returns: What `body` returns, or `nil` for a case without a payload and for values
+    ///   other than enums and optionals.
+    private func withPayloadCase<Result>(_ body: (EnumCase, TypeMetadata) -> Result?) -> Result? {
+        withCase { enumCase -> Result? in
             guard enumCase.hasPayload, let payloadType = enumCase.recordedPayloadType else { return nil }
-            let payload = payload(of: enumCase, type: payloadType)
-            return ValueChild(label: enumCase.name, value: payload, declaredType: payloadType, declaringType: nil)
+            return body(enumCase, payloadType)
         } ?? nil
     }
 
@@ -612,10 +626,7 @@ public struct ValueNode {
             }
         case .enum, .optional:
             guard index == 0 else { return nil }
-            return withCase { enumCase -> Any? in
-                guard enumCase.hasPayload, let payloadType = enumCase.recordedPayloadType else { return nil }
-                return payload(of: enumCase, type: payloadType)
-            } ?? nil
+            return withPayloadCase { payload(of: $0, type: $1) }
         case .collection, .dictionary, .set:
             if let layout = arrayElements {
                 return OpaqueValueAccess.arrayElement(ofAny: value, at: index, layout: layout)

@@ -181,6 +181,13 @@ struct Swift5ClientTests {
         #expect(made.parts == [nil, "some", "x", "y"])
     }
 
+    @Test("A Swift 5 client reads children as nodes of their own, as Mirror reads them")
+    func swift5ChildNodes() {
+        let result = Swift5Client.childNodes()
+        #expect(result.walker == result.mirror)
+        #expect(result.walker.map(\.count) == [4, 1, 2, 2, 2, 0])
+    }
+
     @Test("A Swift 5 client compares, reads as Any and names cases of values held in Any")
     func swift5EqualityFieldsAndCases() throws {
         let result = try Swift5Client.compareReadAndName()

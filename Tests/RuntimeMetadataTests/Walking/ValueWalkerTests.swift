@@ -280,6 +280,13 @@ struct ValueWalkerTests {
         #expect(named.type == TypeMetadata(String.self))
         let nested = node(Optional(Profile()) as Any, as: Any.self)
         #expect(nested.style == .optional)
+        // A child's own node, read from a node made in generic code: the optional's profile,
+        // and the profile's `any` property, looked through to the value it holds.
+        let walker = ValueWalker()
+        let profile = walker.node(forChildAt: 0, of: nested)
+        #expect(profile?.type == TypeMetadata(Profile.self))
+        #expect(profile.flatMap { walker.node(forChildAt: 2, of: $0) }?.type == TypeMetadata(Double.self))
+        #expect(walker.node(forChildAt: 6, of: walked) == nil)
     }
 
     @Test("constrained existentials (any P<T>) are looked through, opaque and class-constrained, as Mirror does")
