@@ -126,6 +126,7 @@ extension ProtocolDescriptor {
     /// The witness table of a type's conformance, or `nil` when the type does not conform.
     /// - Parameter metadata: The type.
     /// - Returns: The witness table.
+    @inlinable
     @inline(__always)
     func conformanceWitnessTable(of metadata: MetadataReference) -> WitnessTableReference? {
         answer(for: metadata)

@@ -123,9 +123,14 @@ extension ProtocolDescriptor {
     /// The view of a value as `E` that ``withOpened(_:as:_:)`` lends, or `nil` when it cannot be
     /// opened: `E` is checked straight from its metadata (`any P` for this protocol, one table,
     /// not `any Error`), and the witness table of the value's dynamic type comes from the
-    /// conformance cache. Not generic, and not inlined: only the lending is specialized in the
-    /// client.
-    @usableFromInline
+    /// conformance cache.
+    ///
+    /// Not generic, but inlined into the caller's specialization of `withOpened` and `open`,
+    /// with the cache's warm probe: one call less, and no arguments and results moved for it.
+    /// `Realistic.withOpened.call.warm` measured 6.2–6.4 ns against 7.4–7.8 ns out of line.
+    /// A conformance not yet cached is decided out of line (`newAnswer(for:)`).
+    @inlinable
+    @inline(__always)
     func borrowedExistential(_ value: borrowing Any, as existential: any Any.Type) -> BorrowedExistential? {
         guard let isClassBound = MetadataReference(existential).singleProtocolExistentialShape(of: reference) else {
             return nil

@@ -53,3 +53,16 @@ extension LayoutConstantTests {
         #expect(ExistentialTypeMetadataLayout.firstProtocolOffset == MemoryLayout<Fields>.size)
     }
 }
+
+extension LayoutConstantTests {
+    @Test("The kind is read where the mirrored metadata header puts it")
+    func kindOffset() {
+        #expect(MetadataLayout.kindOffset == MemoryLayout<MetadataLayout.Fields>.offset(of: \.kind))
+        // The kinds of records the compiler emits, as include/swift/ABI/MetadataKind.def numbers them.
+        #expect(MetadataReference(Int.self).rawKind == 0x200)
+        #expect(MetadataReference((any Equatable).self).rawKind == 0x303)
+        #expect(MetadataReference(PlainClass.self).rawKind == 0)
+    }
+
+    private final class PlainClass {}
+}

@@ -8,6 +8,7 @@
 
 /// A view of existential type metadata.
 @unsafe
+@usableFromInline
 struct ExistentialTypeMetadataLayout: Sendable {
     /// The C++ fields in declaration order.
     struct Fields {
@@ -17,20 +18,23 @@ struct ExistentialTypeMetadataLayout: Sendable {
     }
 
     /// `ExistentialTypeFlags` masks.
+    @usableFromInline
     enum Flag {
-        static let numWitnessTablesMask: UInt32 = 0x00FF_FFFF
+        @inlinable static var numWitnessTablesMask: UInt32 { 0x00FF_FFFF }
         /// Set when the existential is *not* class-constrained (`ProtocolClassConstraint::Any`).
-        static let classConstraintMask: UInt32 = 0x8000_0000
-        static let hasSuperclassMask: UInt32 = 0x4000_0000
-        static let specialProtocolMask: UInt32 = 0x3F00_0000
-        static let specialProtocolShift: UInt32 = 24
+        @inlinable static var classConstraintMask: UInt32 { 0x8000_0000 }
+        @inlinable static var hasSuperclassMask: UInt32 { 0x4000_0000 }
+        @inlinable static var specialProtocolMask: UInt32 { 0x3F00_0000 }
+        @inlinable static var specialProtocolShift: UInt32 { 24 }
     }
 
     /// The address point of the metadata.
+    @usableFromInline
     nonisolated(unsafe) let address: UnsafeRawPointer
 
     /// Creates a view.
     /// - Parameter address: The address point.
+    @inlinable
     init(_ address: UnsafeRawPointer) {
         unsafe self.address = address
     }
@@ -38,18 +42,21 @@ struct ExistentialTypeMetadataLayout: Sendable {
     /// The offsets of `Flags`, `NumProtocols` and the first protocol of an existential without
     /// superclass, as constants: conformance opening reads them on its warm path, where a
     /// key-path offset per call is too slow (a test checks them against `MemoryLayout<Fields>`).
-    static var flagsOffset: Int { 8 }
-    static var protocolCountOffset: Int { 12 }
-    static var firstProtocolOffset: Int { 16 }
+    @inlinable static var flagsOffset: Int { 8 }
+    @inlinable static var protocolCountOffset: Int { 12 }
+    @inlinable static var firstProtocolOffset: Int { 16 }
 
     /// `Flags`.
+    @inlinable
     var flags: UInt32 { unsafe address.read(at: Self.flagsOffset) }
 
     /// `NumProtocols`.
+    @inlinable
     var protocolCount: Int { unsafe Int(address.read(at: Self.protocolCountOffset, as: UInt32.self)) }
 
     /// The first protocol's word (`ProtocolDescriptorRef`: a descriptor address, with the low bit
     /// set for an Objective-C protocol) of an existential with a protocol and no superclass.
+    @inlinable
     var firstProtocolWord: UInt { unsafe address.read(at: Self.firstProtocolOffset) }
 
     /// The only protocol of an existential of exactly one Swift protocol and no superclass,

@@ -7,41 +7,56 @@
 // Swift class metadata stores 0 there.
 
 /// A metadata kind as the runtime stores it, including values this package does not know.
+///
+/// Usable from inlinable code, with its constants computed, so that the opening of an
+/// existential, inlined into its caller, checks a kind against a literal.
+@usableFromInline
 struct MetadataKind: RawRepresentable, Hashable, Sendable {
     /// The raw kind word.
+    @usableFromInline
     var rawValue: UInt
 
-    /// `MetadataKindIsNonType`: the record describes a heap object, not a type.
-    static let isNonType: UInt = 0x400
-    /// `MetadataKindIsNonHeap`: the type is not a heap object.
-    static let isNonHeap: UInt = 0x200
-    /// `MetadataKindIsRuntimePrivate`: the layout is private to the runtime.
-    static let isRuntimePrivate: UInt = 0x100
-    /// `LastEnumeratedMetadataKind`: larger values are isa pointers.
-    static let lastEnumerated: UInt = 0x7FF
+    /// Wraps a raw kind word.
+    /// - Parameter rawValue: The word.
+    @inlinable
+    init(rawValue: UInt) {
+        self.rawValue = rawValue
+    }
 
-    static let `class` = MetadataKind(rawValue: 0)
-    static let `struct` = MetadataKind(rawValue: 0 | isNonHeap)
-    static let `enum` = MetadataKind(rawValue: 1 | isNonHeap)
-    static let optional = MetadataKind(rawValue: 2 | isNonHeap)
-    static let foreignClass = MetadataKind(rawValue: 3 | isNonHeap)
-    static let foreignReferenceType = MetadataKind(rawValue: 4 | isNonHeap)
-    static let opaque = MetadataKind(rawValue: 0 | isRuntimePrivate | isNonHeap)
-    static let tuple = MetadataKind(rawValue: 1 | isRuntimePrivate | isNonHeap)
-    static let function = MetadataKind(rawValue: 2 | isRuntimePrivate | isNonHeap)
-    static let existential = MetadataKind(rawValue: 3 | isRuntimePrivate | isNonHeap)
-    static let metatype = MetadataKind(rawValue: 4 | isRuntimePrivate | isNonHeap)
-    static let objCClassWrapper = MetadataKind(rawValue: 5 | isRuntimePrivate | isNonHeap)
-    static let existentialMetatype = MetadataKind(rawValue: 6 | isRuntimePrivate | isNonHeap)
-    static let extendedExistential = MetadataKind(rawValue: 7 | isRuntimePrivate | isNonHeap)
-    static let fixedArray = MetadataKind(rawValue: 8 | isRuntimePrivate | isNonHeap)
-    static let heapLocalVariable = MetadataKind(rawValue: 0 | isNonType)
-    static let heapGenericLocalVariable = MetadataKind(rawValue: 0 | isNonType | isRuntimePrivate)
-    static let errorObject = MetadataKind(rawValue: 1 | isNonType | isRuntimePrivate)
-    static let task = MetadataKind(rawValue: 2 | isNonType | isRuntimePrivate)
-    static let job = MetadataKind(rawValue: 3 | isNonType | isRuntimePrivate)
+    /// `MetadataKindIsNonType`: the record describes a heap object, not a type.
+    @inlinable static var isNonType: UInt { 0x400 }
+    /// `MetadataKindIsNonHeap`: the type is not a heap object.
+    @inlinable static var isNonHeap: UInt { 0x200 }
+    /// `MetadataKindIsRuntimePrivate`: the layout is private to the runtime.
+    @inlinable static var isRuntimePrivate: UInt { 0x100 }
+    /// `LastEnumeratedMetadataKind`: larger values are isa pointers.
+    @inlinable static var lastEnumerated: UInt { 0x7FF }
+
+    @inlinable static var `class`: MetadataKind { MetadataKind(rawValue: 0) }
+    @inlinable static var `struct`: MetadataKind { MetadataKind(rawValue: 0 | isNonHeap) }
+    @inlinable static var `enum`: MetadataKind { MetadataKind(rawValue: 1 | isNonHeap) }
+    @inlinable static var optional: MetadataKind { MetadataKind(rawValue: 2 | isNonHeap) }
+    @inlinable static var foreignClass: MetadataKind { MetadataKind(rawValue: 3 | isNonHeap) }
+    @inlinable static var foreignReferenceType: MetadataKind { MetadataKind(rawValue: 4 | isNonHeap) }
+    @inlinable static var opaque: MetadataKind { MetadataKind(rawValue: 0 | isRuntimePrivate | isNonHeap) }
+    @inlinable static var tuple: MetadataKind { MetadataKind(rawValue: 1 | isRuntimePrivate | isNonHeap) }
+    @inlinable static var function: MetadataKind { MetadataKind(rawValue: 2 | isRuntimePrivate | isNonHeap) }
+    @inlinable static var existential: MetadataKind { MetadataKind(rawValue: 3 | isRuntimePrivate | isNonHeap) }
+    @inlinable static var metatype: MetadataKind { MetadataKind(rawValue: 4 | isRuntimePrivate | isNonHeap) }
+    @inlinable static var objCClassWrapper: MetadataKind { MetadataKind(rawValue: 5 | isRuntimePrivate | isNonHeap) }
+    @inlinable static var existentialMetatype: MetadataKind { MetadataKind(rawValue: 6 | isRuntimePrivate | isNonHeap) }
+    @inlinable static var extendedExistential: MetadataKind { MetadataKind(rawValue: 7 | isRuntimePrivate | isNonHeap) }
+    @inlinable static var fixedArray: MetadataKind { MetadataKind(rawValue: 8 | isRuntimePrivate | isNonHeap) }
+    @inlinable static var heapLocalVariable: MetadataKind { MetadataKind(rawValue: 0 | isNonType) }
+    @inlinable static var heapGenericLocalVariable: MetadataKind {
+        MetadataKind(rawValue: 0 | isNonType | isRuntimePrivate)
+    }
+    @inlinable static var errorObject: MetadataKind { MetadataKind(rawValue: 1 | isNonType | isRuntimePrivate) }
+    @inlinable static var task: MetadataKind { MetadataKind(rawValue: 2 | isNonType | isRuntimePrivate) }
+    @inlinable static var job: MetadataKind { MetadataKind(rawValue: 3 | isNonType | isRuntimePrivate) }
 
     /// Whether the kind word denotes class metadata: 0, or an isa pointer above the enumerated range.
+    @inlinable
     var isClass: Bool { rawValue == 0 || rawValue > Self.lastEnumerated }
 
     /// Whether the kind is one of the nominal value kinds that carry a type descriptor.

@@ -7,6 +7,7 @@
 
 /// A view of any type metadata record.
 @unsafe
+@usableFromInline
 struct MetadataLayout: Sendable {
     /// The C++ fields at and after the address point.
     struct Fields {
@@ -15,17 +16,25 @@ struct MetadataLayout: Sendable {
     }
 
     /// The address point of the metadata.
+    @usableFromInline
     nonisolated(unsafe) let address: UnsafeRawPointer
 
     /// Creates a view of the metadata at an address point.
     /// - Parameter address: The address point.
+    @inlinable
     init(_ address: UnsafeRawPointer) {
         unsafe self.address = address
     }
 
+    /// The offset of `Kind`, as a constant: the kind is read on inlined warm paths (a test
+    /// checks it against `MemoryLayout<Fields>`).
+    @inlinable
+    static var kindOffset: Int { 0 }
+
     /// The kind word.
+    @inlinable
     var kind: MetadataKind {
-        unsafe MetadataKind(rawValue: address.read(at: MemoryLayout<Fields>.offset(of: \.kind)!))
+        unsafe MetadataKind(rawValue: address.read(at: Self.kindOffset))
     }
 
     /// The value witness table (`TargetTypeMetadataHeader::ValueWitnesses`, one word before the address point).

@@ -15,6 +15,7 @@ extension UnsafeRawPointer {
     ///   - offset: The byte offset from this address.
     ///   - type: The type to read.
     /// - Returns: The value.
+    @inlinable
     @inline(__always)
     func read<T: BitwiseCopyable>(at offset: Int = 0, as type: T.Type = T.self) -> T {
         unsafe loadUnaligned(fromByteOffset: offset, as: T.self)

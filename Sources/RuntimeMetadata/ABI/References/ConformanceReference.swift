@@ -194,10 +194,10 @@ extension OpaqueValueAccess {
 /// lent to a closure while the `Any` it was read from is borrowed, and never destroyed. A copy
 /// the closure makes is an ordinary copy of a valid existential.
 ///
-/// What is found out of line is two words, returned in registers: the witness table and the
-/// dynamic type. Lending is `@inlinable`, so that the container is assembled in the caller and
-/// the closure and result are specialized for it: in unspecialized form, the generic result
-/// and the pointer closures cost more than the lookup.
+/// The view is two words: the witness table and the dynamic type. Making it and lending it are
+/// `@inlinable`, so that the container is assembled in the caller and the closure and result
+/// are specialized for it: in unspecialized form, the generic result and the pointer closures
+/// cost more than the lookup. Only a conformance not yet cached is decided out of line.
 @usableFromInline
 @safe
 struct BorrowedExistential {
@@ -215,6 +215,7 @@ struct BorrowedExistential {
     ///   - dynamicType: The value's dynamic type, ``dynamicType(of:)``.
     ///   - witnessTable: The witness table of the value's dynamic type.
     ///   - isClassBound: Whether the existential is a class existential.
+    @inlinable
     @inline(__always)
     init(dynamicType: MetadataReference, witnessTable: WitnessTableReference, isClassBound: Bool) {
         taggedWitnessTable = UInt(bitPattern: unsafe witnessTable.address) | (isClassBound ? 1 : 0)
@@ -229,6 +230,7 @@ struct BorrowedExistential {
     /// Either metadata describes the same one-reference buffer.
     /// - Parameter value: The value.
     /// - Returns: Its dynamic type.
+    @inlinable
     @inline(__always)
     static func dynamicType(of value: borrowing Any) -> MetadataReference {
         let (object, stored) = unsafe withUnsafePointer(to: value) { container in

@@ -16,6 +16,7 @@ struct MetadataReference: Hashable, Sendable {
 
     /// Wraps an address known to be complete metadata.
     /// - Parameter address: The address point.
+    @inlinable
     init(_ address: UnsafeRawPointer) {
         unsafe self.address = address
     }
@@ -45,9 +46,11 @@ struct MetadataReference: Hashable, Sendable {
     var identity: UInt { UInt(bitPattern: unsafe address) }
 
     /// The layout view.
-    private var layout: MetadataLayout { unsafe MetadataLayout(address) }
+    @inlinable
+    var layout: MetadataLayout { unsafe MetadataLayout(address) }
 
     /// The raw kind word, with class isa pointers reported as 0.
+    @inlinable
     var rawKind: UInt {
         let kind = unsafe layout.kind
         return kind.isClass ? 0 : kind.rawValue
@@ -449,6 +452,8 @@ struct MetadataReference: Hashable, Sendable {
     /// representation (`any Error` is boxed), one witness table.
     /// - Parameter protocolReference: The protocol.
     /// - Returns: `nil` when it is not; otherwise whether the existential is class-bound.
+    @inlinable
+    @inline(__always)
     func singleProtocolExistentialShape(of protocolReference: ProtocolReference) -> Bool? {
         typealias Flag = ExistentialTypeMetadataLayout.Flag
         guard unsafe layout.kind == .existential else { return nil }
