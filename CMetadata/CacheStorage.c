@@ -18,6 +18,8 @@ void *cmd_tableRootAllocate(void) {
     return root;
 }
 
+_Static_assert(sizeof(CMDTableSlots) == 32, "a generation's slots start half a cache line in");
+
 void *_Nullable cmd_tableAllocate(uintptr_t capacity, uintptr_t stride) {
     // Aligned to 64 bytes, so that a root's low six bits can hold the size; never freed, so the
     // allocation's own start need not be kept.

@@ -27,12 +27,20 @@ CMD_ASSUME_NONNULL_BEGIN
 /// (RuntimeMetadata's table views choose the stride: one word holding an entry's address, or a
 /// key word and a value word). A slot whose first word is 0 is empty; a writer fills a slot's
 /// other words first and its first word last, with release ordering. A generation is never
-/// freed: a reader may still probe it after a writer has published a larger one.
+/// freed: a reader may still probe it after a writer has published a larger one. So that it
+/// stays reachable, as a leak checker (LeakSanitizer) requires of memory a program keeps, the
+/// larger generation links the one it replaced.
 typedef struct CMDTableSlots {
     /// The number of slots minus one.
     uintptr_t mask;
     /// The number of occupied slots; read and written only under the table's write lock.
     uintptr_t count;
+    /// The generation this one replaced, or null; written before this one is published, and
+    /// never read.
+    void *_Nullable replaced;
+    /// Unused: keeps the slots 32 bytes into the generation, so that no two-word slot crosses
+    /// a cache line.
+    uintptr_t reserved;
     /// The slots' words.
     _Atomic(uintptr_t) words[];
 } CMDTableSlots;
@@ -99,6 +107,12 @@ static inline uintptr_t cmd_tableCount(const void *slots) { return ((const CMDTa
 
 /// Sets the occupied slots of a generation (under the write lock only).
 static inline void cmd_tableSetCount(void *slots, uintptr_t count) { ((CMDTableSlots *)slots)->count = count; }
+
+/// Links the generation a new one replaces, before the new one is published.
+/// - Parameters:
+///   - slots: The new generation.
+///   - replaced: The generation it replaces.
+static inline void cmd_tableSetReplaced(void *slots, void *replaced) { ((CMDTableSlots *)slots)->replaced = replaced; }
 
 /// Reads a word of a generation with acquire ordering: what a writer stored before releasing
 /// it is visible.

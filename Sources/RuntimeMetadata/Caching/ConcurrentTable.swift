@@ -251,6 +251,8 @@ struct TableGenerations: Sendable {
                 let grown = unsafe Self.generation(capacity: max(capacity * 2, 16), stride: stride)
                 if let old = unsafe slots {
                     unsafe Self.copy(old, into: grown, stride: stride, rehash: rehash)
+                    // Kept for readers still probing it, and reachable from the new one.
+                    unsafe cmd_tableSetReplaced(grown, old)
                 }
                 unsafe cmd_tablePublish(root, grown)
                 unsafe slots = grown
