@@ -21,8 +21,8 @@ void *cmd_tableRootAllocate(void) {
 _Static_assert(sizeof(CMDTableSlots) == 32, "a generation's slots start half a cache line in");
 
 void *_Nullable cmd_tableAllocate(uintptr_t capacity, uintptr_t stride) {
-    // Aligned to 64 bytes, so that a root's low six bits can hold the size; never freed, so the
-    // allocation's own start need not be kept.
+    // Aligned to 64 bytes, so that a root's low six bits can hold the size. A published table's
+    // generations are never freed; the allocation's start is kept for `cmd_tableFree`.
     size_t words = (size_t)capacity * (size_t)stride;
     if (stride != 0 && words / stride != capacity) return NULL;
     size_t bytes = sizeof(CMDTableSlots) + words * sizeof(_Atomic(uintptr_t)) + CMD_TABLE_ROOT_SIZE_BITS;
@@ -31,5 +31,17 @@ void *_Nullable cmd_tableAllocate(uintptr_t capacity, uintptr_t stride) {
     CMDTableSlots *slots =
         (CMDTableSlots *)(((uintptr_t)allocation + CMD_TABLE_ROOT_SIZE_BITS) & ~CMD_TABLE_ROOT_SIZE_BITS);
     slots->mask = capacity - 1;
+    slots->allocation = allocation;
     return slots;
+}
+
+void cmd_tableFree(void *root) {
+    uintptr_t word = atomic_load_explicit((CMDTableRoot *)root, memory_order_acquire);
+    CMDTableSlots *slots = (CMDTableSlots *)(word & ~CMD_TABLE_ROOT_SIZE_BITS);
+    while (slots) {
+        CMDTableSlots *replaced = slots->replaced;
+        free(slots->allocation);
+        slots = replaced;
+    }
+    free(root);
 }

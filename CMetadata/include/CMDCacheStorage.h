@@ -38,9 +38,10 @@ typedef struct CMDTableSlots {
     /// The generation this one replaced, or null; written before this one is published, and
     /// never read.
     void *_Nullable replaced;
-    /// Unused: keeps the slots 32 bytes into the generation, so that no two-word slot crosses
-    /// a cache line.
-    uintptr_t reserved;
+    /// Where the generation's allocation starts (the generation is aligned within it), for
+    /// `cmd_tableFree`. With it the slots start 32 bytes into the generation, so that no
+    /// two-word slot crosses a cache line.
+    void *allocation;
     /// The slots' words.
     _Atomic(uintptr_t) words[];
 } CMDTableSlots;
@@ -139,6 +140,15 @@ static inline void cmd_tableWordStore(void *slots, uintptr_t word, uintptr_t val
 ///   - stride: The words per slot.
 /// - Returns: The generation, zeroed and aligned to 64 bytes, or null when memory is exhausted.
 CMD_EXTERN void *_Nullable cmd_tableAllocate(uintptr_t capacity, uintptr_t stride);
+
+/// Frees a root from `cmd_tableRootAllocate` and every generation published in it, the
+/// replaced ones included: for a table that no reader has seen (one built by a thread that
+/// lost the race to publish it). The entries its slots refer to are the caller's to release.
+/// - Parameter root: The root.
+CMD_EXTERN void cmd_tableFree(void *root);
+
+/// The bytes of a generation's header, before its slots.
+static inline uintptr_t cmd_tableHeaderBytes(void) { return sizeof(CMDTableSlots); }
 
 /// The largest number of loaded Swift images seen so far: a negative answer cached with this
 /// many images still holds. Here rather than in a Swift global for the same reason as the

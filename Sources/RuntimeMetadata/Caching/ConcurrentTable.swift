@@ -323,11 +323,21 @@ struct TableGenerations: Sendable {
             var bytes = 0
             var generation = unsafe Int(cmd_tableMask(slots)) + 1
             while generation >= 16 {
-                bytes += 2 * MemoryLayout<UInt>.size + generation * Int(stride) * MemoryLayout<UInt>.size
+                bytes += Int(cmd_tableHeaderBytes()) + generation * Int(stride) * MemoryLayout<UInt>.size
                 generation /= 2
             }
             return (unsafe Int(cmd_tableCount(slots)), bytes)
         }
+    }
+
+    /// Frees a table with a root of its own that no reader has seen, after `release` is given
+    /// each occupied slot of its current generation (which holds every entry).
+    /// - Parameters:
+    ///   - stride: The words per slot.
+    ///   - release: Releases what a slot refers to.
+    func discardUnpublished(stride: UInt, releasing release: (TableSlot) -> Void) {
+        forEachOccupied(stride: stride, release)
+        unsafe cmd_tableFree(root)
     }
 
     /// Every occupied slot of the current generation, in slot order, under the write lock.
@@ -442,6 +452,18 @@ struct ConcurrentTable<Entry: CacheEntry>: Sendable {
 
     /// What the table holds now: its entries, and the bytes of its slot generations.
     var footprint: (entries: Int, slotBytes: Int) { generations.footprint(stride: Self.stride) }
+
+    /// Releases the entries and frees the storage of a table made with ``init()`` or
+    /// ``init(filledWith:)`` that was never shared: the table a thread built for a ``LazyValue``
+    /// whose value another thread published first. Its box's `deinit` calls this, and a box is
+    /// released only then (a published box lives as long as the process).
+    func discardUnpublished() {
+        generations.discardUnpublished(stride: Self.stride) { slot in
+            // The reference `insert` and `init(filledWith:)` retained for the slot.
+            guard let address = unsafe UnsafeRawPointer(bitPattern: slot.load(0)) else { return }
+            unsafe Unmanaged<Entry>.fromOpaque(address).release()
+        }
+    }
 
     /// Every entry, in slot order (under the write lock: for reports, not for lookups).
     var entries: [ImmortalReference<Entry>] {

@@ -32,7 +32,9 @@ struct LazyValue<Box: LazyBox>: ~Copyable, Sendable {
     var published: ImmortalReference<Box>? { storage.loadImmortal() }
 
     /// Returns the value, computing it on the first call. Racing first calls may each
-    /// compute it; the first published result is the one every caller sees.
+    /// compute it; the first published result is the one every caller sees, and the others'
+    /// boxes are released (a box whose value owns storage that a release does not reclaim, a
+    /// table's, frees it in its `deinit`).
     /// - Parameter compute: Computes the value.
     /// - Returns: The published value.
     @inline(__always)

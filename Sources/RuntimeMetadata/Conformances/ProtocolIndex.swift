@@ -94,4 +94,6 @@ final class ProtocolIndex: CacheEntry {
 final class RecordsByTypeBox: LazyBox {
     let value: ConcurrentTable<RecordsOfType>
     init(_ value: ConcurrentTable<RecordsOfType>) { self.value = value }
+    /// Runs only for the box of a thread that lost the race to publish (``LazyValue``).
+    deinit { value.discardUnpublished() }
 }

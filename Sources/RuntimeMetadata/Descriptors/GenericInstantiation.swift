@@ -70,8 +70,7 @@ extension DescriptorReference {
                 let shape = packShapeClass(ofKeySlot: slot) ?? 0
                 guard shape < shapeCount else { return .failure(.argumentKind(index: index)) }
                 vector.store(UInt(types.count), at: shape)
-                // Packs passed to the runtime must outlive the metadata, which is forever.
-                vector.store(GenericArgumentVector.immortalPack(types), at: slot)
+                vector.storePack(types, at: slot)
             case (2, .value(let value)):
                 vector.store(UInt(bitPattern: value), at: slot)
             default:
@@ -88,7 +87,10 @@ extension DescriptorReference {
             }
         ) {
         case .satisfied:
-            return metadata(keyArguments: vector.keyArguments).map { .success($0) } ?? .failure(.accessFailed)
+            // The vector owns the packs the arguments point to: kept until the access returns.
+            return withExtendedLifetime(vector) {
+                metadata(keyArguments: vector.keyArguments).map { .success($0) } ?? .failure(.accessFailed)
+            }
         case .unsatisfied(.missingConformance(let subject, let protocolName)):
             return .failure(.missingConformance(subject: subject, protocolName: protocolName))
         case .unsatisfied(.violated(let requirement)):

@@ -45,6 +45,8 @@ final class NamedDescriptors: CacheEntry {
 final class NameTableBox: LazyBox {
     let value: ConcurrentTable<NamedDescriptors>
     init(_ value: ConcurrentTable<NamedDescriptors>) { self.value = value }
+    /// Runs only for the box of a thread that lost the race to publish (``LazyValue``).
+    deinit { value.discardUnpublished() }
 }
 
 /// The descriptors of the loaded images, by simple name.

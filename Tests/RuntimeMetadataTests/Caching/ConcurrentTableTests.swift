@@ -50,6 +50,28 @@ struct ConcurrentTableTests {
         #expect(footprint.slotBytes <= Int(count) * 8 * 2 * 8 / 3 + 1024)
     }
 
+    @Test("A table that lost the race to publish frees its generations and releases its entries")
+    func discardUnpublished() {
+        weak var filled: NumberEntry?
+        weak var inserted: NumberEntry?
+        do {
+            let entries = (1...40).map { NumberEntry(UInt($0) * 16) }
+            filled = entries[0]
+            let table = ConcurrentTable(filledWith: entries)
+            let extra = NumberEntry(0x10_0000)
+            inserted = extra
+            _ = table.insert(extra)
+            // Grown past its first generations, which the current one links.
+            for key in 41...500 as ClosedRange<UInt> { _ = table.insert(NumberEntry(key * 16)) }
+            #expect(table.entry(for: 16)?.withObject { $0.payload } == 16 &* 31 &+ 7)
+            #expect(table.footprint.entries == 501)
+            table.discardUnpublished()
+        }
+        // The table held the only references; under AddressSanitizer, its storage is freed too.
+        #expect(filled == nil)
+        #expect(inserted == nil)
+    }
+
     @Test("A second insert of a key returns the first entry")
     func firstInsertWins() {
         let table = ConcurrentTable<NumberEntry>()

@@ -13,6 +13,8 @@
 @safe
 final class GenericArgumentVector {
     private nonisolated(unsafe) let words: UnsafeMutablePointer<UInt>
+    /// The packs the words refer to, freed with the vector.
+    private nonisolated(unsafe) var packs: [UnsafeMutablePointer<UInt>] = unsafe []
     /// The number of words.
     let count: Int
     /// The next witness table's slot: after the shape classes and the key parameters.
@@ -29,7 +31,10 @@ final class GenericArgumentVector {
         unsafe words.initialize(repeating: 0, count: max(count, 1))
     }
 
-    deinit { unsafe words.deallocate() }
+    deinit {
+        unsafe words.deallocate()
+        unsafe packs.forEach { unsafe $0.deallocate() }
+    }
 
     /// Stores a word; returns `false` when the slot is past the end.
     /// - Parameters:
@@ -52,14 +57,21 @@ final class GenericArgumentVector {
         return true
     }
 
-    /// A pack of types in memory that lives as long as the process, as the metadata it becomes
-    /// an argument of does; its address is the parameter's word.
-    /// - Parameter types: The pack's elements.
-    /// - Returns: The pack's address.
-    static func immortalPack(_ types: [MetadataReference]) -> UInt {
+    /// Stores a pack of types: its address is the parameter's word, and the pack lives as long
+    /// as the vector. The runtime copies a pack it keeps: a pack pointer whose low bit is clear
+    /// is on the caller's stack (`PackLifetime::OnStack`, include/swift/ABI/MetadataValues.h),
+    /// and `MetadataCacheKey::installGenericArguments` (stdlib/public/runtime/Metadata.cpp)
+    /// stores a heap copy from `swift_allocateMetadataPack` in the metadata it makes.
+    /// - Parameters:
+    ///   - types: The pack's elements.
+    ///   - slot: The parameter's slot.
+    /// - Returns: Whether it was stored.
+    @discardableResult
+    func storePack(_ types: [MetadataReference], at slot: Int) -> Bool {
         let pack = UnsafeMutablePointer<UInt>.allocate(capacity: max(types.count, 1))
         for (position, type) in types.enumerated() { unsafe pack[position] = type.identity }
-        return UInt(bitPattern: pack)
+        unsafe packs.append(pack)
+        return store(UInt(bitPattern: pack), at: slot)
     }
 
     /// Resolves a mangled name of a generic context's requirements against the words gathered so
