@@ -288,6 +288,15 @@ func realisticBenchmarks(_ warm: Benchmark.Configuration) {
     Benchmark("Fields.read.typed", configuration: warm) { benchmark in
         measure(benchmark) { blackHole(try! scoreField.value(in: eight, as: Double.self)) }
     }
+    // The same field read from the struct held as `Any`, as a framework holds the values it is
+    // given, against what reflection offers for that: `Mirror`'s `descendant` by label.
+    let scoreName = scoreField.name
+    Benchmark("Fields.read.anyRoot.warm", configuration: warm) { benchmark in
+        measure(benchmark) { blackHole(try! scoreField.value(in: eightAny)) }
+    }
+    Benchmark("Mirror.descendant", configuration: warm) { benchmark in
+        measure(benchmark) { blackHole(Mirror(reflecting: eightAny).descendant(scoreName)) }
+    }
     let allHeld = try! eightType.fields.array
     // The same eight fields read untyped, one `value(in:)` each, without a walker: the copies
     // into `Any` that any untyped read of the parts makes.

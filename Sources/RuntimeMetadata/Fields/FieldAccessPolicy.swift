@@ -20,6 +20,15 @@ extension OpaqueValueAccess {
         case object
     }
 
+    /// Why a field read found no value.
+    enum FieldReadFailure: Error {
+        /// The root's dynamic type does not hold the property.
+        case rootMismatch(MetadataReference)
+        /// The property's reference could not be read as its type (a weak or unowned
+        /// reference that does not convert), or an object root was null.
+        case notReadable
+    }
+
     /// What a field access found.
     enum FieldOutcome<Value> {
         /// The value read, or `()` for a write.

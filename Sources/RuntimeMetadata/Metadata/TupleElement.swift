@@ -68,6 +68,9 @@ extension TupleElement {
         if MetadataReference(Value.self) == self.type.reference, MetadataReference(Root.self) == tupleType {
             return OpaqueValueAccess.loadField(of: root, isReference: false, offset: offset, as: Value.self)
         }
+        if MetadataReference(Value.self) == MetadataReference(Any.self) {
+            return try anyValue(in: root) as! Value
+        }
         return try castValue(in: root, as: Value.self)
     }
 
@@ -86,33 +89,44 @@ extension TupleElement {
         -> Value
     {
         let elementType = type
+        // The runtime's cast does not take builtin types: their values move only as themselves.
+        if elementType.isBuiltin, TypeMetadata(Value.self) != elementType {
+            throw .typeMismatch(expected: elementType.name, actual: TypeMetadata(Value.self).name, context: context)
+        }
+        guard let value = try anyValue(in: root) as? Value else {
+            throw .typeMismatch(expected: elementType.name, actual: TypeMetadata(Value.self).name, context: context)
+        }
+        return value
+    }
+
+    /// The general read as `Any`, generic only in the root (as ``Field``'s is: a generic result
+    /// would have its metadata looked up on each call from unspecialized code).
+    @inline(never)
+    private func anyValue<Root>(in root: Root) throws(RuntimeMetadataError) -> Any {
+        let elementType = type
         guard elementType.isCopyable, elementType.hasValueWitnesses else {
             throw .wrongKind(typeName: elementType.name, expected: "a copyable type with value witnesses")
         }
-        // The runtime's cast does not take builtin types: their values move only as themselves.
-        if elementType.isBuiltin, Value.self != Any.self, TypeMetadata(Value.self) != elementType {
-            throw .typeMismatch(expected: elementType.name, actual: TypeMetadata(Value.self).name, context: context)
-        }
         let tuple = tupleType
-        let outcome = OpaqueValueAccess.readField(
-            of: root,
-            access: { $0 == tuple ? .inline : nil },
-            offset: offset,
-            fieldType: elementType.reference,
-            ownership: .strong,
-            as: Value.self
-        )
-        switch outcome {
-        case .done(let value):
-            return value
-        case .rootMismatch(let dynamicType):
-            throw .typeMismatch(
-                expected: TypeMetadata(tuple).name,
-                actual: TypeMetadata(dynamicType).name,
-                context: "the root of " + context
+        do throws(OpaqueValueAccess.FieldReadFailure) {
+            return try OpaqueValueAccess.readField(
+                of: root,
+                access: { $0 == tuple ? .inline : nil },
+                offset: offset,
+                fieldType: elementType.reference,
+                ownership: .strong
             )
-        case .notCastable:
-            throw .typeMismatch(expected: elementType.name, actual: TypeMetadata(Value.self).name, context: context)
+        } catch {
+            switch error {
+            case .rootMismatch(let dynamicType):
+                throw .typeMismatch(
+                    expected: TypeMetadata(tuple).name,
+                    actual: TypeMetadata(dynamicType).name,
+                    context: "the root of " + context
+                )
+            case .notReadable:
+                throw .typeMismatch(expected: elementType.name, actual: TypeMetadata(Any.self).name, context: context)
+            }
         }
     }
 
