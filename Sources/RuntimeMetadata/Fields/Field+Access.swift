@@ -48,8 +48,16 @@ extension Field {
                 )
             }
         }
+        return try generalValue(in: root, as: Value.self)
+    }
+
+    /// The read from a root of another static type: specialized in the caller, where `Value` is
+    /// `Any` makes it ``anyValue(in:)`` alone (`as!` from `Any` to `Any` is nothing there), but
+    /// kept out of line, so that the direct reads above stay as small as they are.
+    @inlinable
+    @inline(never)
+    func generalValue<Root, Value>(in root: Root, as type: Value.Type) throws(RuntimeMetadataError) -> Value {
         if MetadataReference(Value.self) == MetadataReference(Any.self) {
-            // No cast: where the call is specialized, `as!` from `Any` to `Any` is nothing.
             return try anyValue(in: root) as! Value
         }
         return try castValue(in: root, as: Value.self)
