@@ -82,6 +82,10 @@ CMD_SWIFT_CC extern CMDMetadataResponse swift_getAssociatedTypeWitness(
 // BoxPair swift_allocBox(Metadata const *type);  // SWIFT_CC(swift), include/swift/Runtime/HeapObject.h
 CMD_SWIFT_CC extern CMDBoxPair swift_allocBox(const void *);
 
+// BoxPair swift_makeBoxUnique(OpaqueValue *buffer, Metadata const *type, size_t alignMask);
+// SWIFT_CC(swift), include/swift/Runtime/HeapObject.h
+CMD_SWIFT_CC extern CMDBoxPair swift_makeBoxUnique(void *, const void *, size_t);
+
 // struct ErrorValueResult { const OpaqueValue *value; const Metadata *type;
 //     const WitnessTable *errorConformance; };
 // void swift_getErrorValue(const SwiftError *errorObject, void **scratch, ErrorValueResult *out);
@@ -194,6 +198,10 @@ void *cmd_allocBox(const void *metadata, void **buffer) {
     CMDBoxPair pair = swift_allocBox(metadata);
     *buffer = pair.buffer;
     return pair.object;
+}
+
+void *cmd_makeBoxUnique(void *containerBuffer, const void *metadata, uintptr_t alignMask) {
+    return swift_makeBoxUnique(containerBuffer, metadata, alignMask).buffer;
 }
 
 const void *cmd_getErrorValue(const void *errorBox, const void **type, const void **errorConformance) {

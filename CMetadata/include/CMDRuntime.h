@@ -156,6 +156,17 @@ CMD_EXTERN const void *_Nullable cmd_getAssociatedTypeWitness(
 /// - Returns: The box, retained once.
 CMD_EXTERN void *cmd_allocBox(const void *metadata, void *_Nullable *_Nonnull buffer);
 
+/// Wraps `swift_makeBoxUnique` (swiftcall), declared in swiftlang/swift
+/// `include/swift/Runtime/HeapObject.h`: the box an existential container's buffer refers to,
+/// replaced by a copy when it is shared (the old one released), so that its value can be written
+/// without the container's copies seeing it.
+/// - Parameters:
+///   - containerBuffer: The container's three-word buffer, whose first word is the box.
+///   - metadata: The boxed value's type.
+///   - alignMask: The value's alignment mask, from its value witnesses.
+/// - Returns: The address of the value in the container's now unique box.
+CMD_EXTERN void *cmd_makeBoxUnique(void *containerBuffer, const void *metadata, uintptr_t alignMask);
+
 /// Finds the value an `any Error` box holds.
 ///
 /// Wraps `swift_getErrorValue` (C), declared in swiftlang/swift `include/swift/Runtime/Error.h`.

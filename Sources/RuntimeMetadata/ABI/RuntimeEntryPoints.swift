@@ -186,6 +186,21 @@ enum RuntimeEntryPoints {
         return unsafe (box, value!)
     }
 
+    /// `swift_makeBoxUnique`: the value of an existential container stored out of line, in a
+    /// box of its own (copied first when the box was shared).
+    /// - Parameters:
+    ///   - container: The container's buffer, whose first word is the box.
+    ///   - metadata: The value's type.
+    ///   - alignMask: The value's alignment mask.
+    /// - Returns: The value's address in the unique box.
+    static func makeBoxUnique(
+        _ container: UnsafeMutableRawPointer,
+        metadata: UnsafeRawPointer,
+        alignMask: UInt
+    ) -> UnsafeMutableRawPointer {
+        unsafe cmd_makeBoxUnique(container, metadata, alignMask)
+    }
+
     /// `swift_getErrorValue`: the value an `any Error` box holds.
     /// - Parameter box: The error box.
     /// - Returns: The value's address inside the box and its type, or `nil` when the runtime

@@ -176,6 +176,60 @@ struct FieldAccessTests {
         #expect(other as? String == "not a point")
     }
 
+    @Test(
+        "A write through an existential root changes that root only: copies made before keep their value, boxed or inline"
+    )
+    func existentialRootsKeepValueSemantics() throws {
+        // Five words: stored in a box, which a copy of the container shares until one is written.
+        struct Wide: Sequence, Equatable {
+            var a = 1, b = 2, c = 3, d = 4, e = 5
+            func makeIterator() -> IndexingIterator<[Int]> { [a, b, c, d, e].makeIterator() }
+        }
+        let a = try TypeMetadata(Wide.self).field(named: "a")
+        let y = try TypeMetadata(Point.self).field(named: "y")
+        func wrapped<T>(_ value: T) -> Any { value }
+
+        var any: Any = Wide()
+        let anyCopy = any
+        try a.setValue(100, in: &any)
+        #expect(any as? Wide == Wide(a: 100))
+        #expect(anyCopy as? Wide == Wide())
+
+        // A constrained existential: the same box sharing (this write once reached the copy).
+        var sequence: any Sequence<Int> = Wide()
+        let sequenceCopy = sequence
+        try a.setValue(200, in: &sequence)
+        #expect(Array(sequence) == [200, 2, 3, 4, 5])
+        #expect(Array(sequenceCopy) == [1, 2, 3, 4, 5])
+
+        // An `Any` holding an `Any`, as generic code makes one: each box on the way is unshared.
+        var nested = wrapped(Wide() as Any)
+        let nestedCopy = nested
+        try a.setValue(300, in: &nested)
+        #expect(nested as? Wide == Wide(a: 300))
+        #expect(nestedCopy as? Wide == Wide())
+
+        // Inline in the container: the copy has a buffer of its own.
+        var point: Any = Point(x: 1, y: 2)
+        let pointCopy = point
+        try y.setValue(9, in: &point)
+        #expect(point as? Point == Point(x: 1, y: 9))
+        #expect(pointCopy as? Point == Point(x: 1, y: 2))
+
+        // A unique box is written where it is, a shared one first copied: both, many times over.
+        for round in 0..<100 {
+            let keep = any
+            try a.setValue(round, in: &any)
+            #expect((any as? Wide)?.a == round)
+            #expect((keep as? Wide)?.a == (round == 0 ? 100 : round - 1))
+        }
+
+        // A refused write leaves the value as it was, and its copies too.
+        #expect(throws: RuntimeMetadataError.self) { try a.setValue("text", in: &sequence) }
+        #expect(Array(sequence) == [200, 2, 3, 4, 5])
+        #expect(Array(sequenceCopy) == [1, 2, 3, 4, 5])
+    }
+
     @Test("Unknown field names and indices throw")
     func unknownFields() {
         let metadata = TypeMetadata(Point.self)

@@ -85,6 +85,58 @@ struct ExistentialContainerLayout {
     /// The value an opaque container holds, in its buffer or in its box, and its type.
     /// - Parameter address: The container's address.
     /// - Returns: The value's address and dynamic type, or `nil` for an empty container.
+    /// The value that opaque containers hold, made writable without their copies seeing the
+    /// write: each box on the way is made unique (`swift_makeBoxUnique`, copied when shared),
+    /// as the compiler does to mutate an opened existential, and a value held inline in a
+    /// container is in the caller's own memory.
+    ///
+    /// Only opaque containers are followed (`Any`, `any P`, a constrained existential of opaque
+    /// shape). A class-bound container holds a reference, whose object a write changes for
+    /// every holder, as a property write on the object does; an `any Error` box is immutable.
+    /// For those, and for a container with no value, the result is `nil`.
+    /// - Parameters:
+    ///   - address: The address of a value of `type`, which the caller may write.
+    ///   - type: The value's static type.
+    /// - Returns: The address of the value to write and its type, or `nil`.
+    static func projectForWriting(_ address: UnsafeMutableRawPointer, type: MetadataReference) -> (
+        UnsafeMutableRawPointer, MetadataReference
+    )? {
+        var address = unsafe address
+        var type = type
+        var nesting = 0
+        while unsafe nesting < maximumNesting {
+            nesting += 1
+            if type.rawKind == MetadataKind.extendedExistential.rawValue {
+                guard case .none? = unsafe ExtendedExistentialTypeMetadataLayout(type.address).specialKind else {
+                    return nil
+                }
+            } else if type.rawKind == MetadataKind.existential.rawValue {
+                let flags = unsafe ExistentialTypeMetadataLayout(type.address).flags
+                let special =
+                    (flags & ExistentialTypeMetadataLayout.Flag.specialProtocolMask)
+                    >> ExistentialTypeMetadataLayout.Flag.specialProtocolShift
+                guard unsafe special != errorSpecialProtocol,
+                    flags & ExistentialTypeMetadataLayout.Flag.classConstraintMask != 0
+                else { return nil }
+            } else {
+                return unsafe (address, type)
+            }
+            guard let stored = unsafe UnsafeRawPointer(address).pointer(at: opaqueMetadataOffset) else { return nil }
+            let dynamicType = unsafe MetadataReference(stored)
+            let flags = ValueWitnessFlags(rawValue: dynamicType.valueWitnesses.flags)
+            if flags.rawValue & ValueWitnessFlags.isNonInline != 0 {
+                guard unsafe UnsafeRawPointer(address).pointer(at: 0) != nil else { return nil }
+                unsafe address = RuntimeEntryPoints.makeBoxUnique(
+                    address,
+                    metadata: stored,
+                    alignMask: UInt(flags.alignment - 1)
+                )
+            }
+            type = dynamicType
+        }
+        return nil
+    }
+
     private static func projectOpaque(_ address: UnsafeRawPointer) -> (UnsafeRawPointer, MetadataReference)? {
         guard let stored = unsafe address.pointer(at: opaqueMetadataOffset) else { return nil }
         let dynamicType = unsafe MetadataReference(stored)

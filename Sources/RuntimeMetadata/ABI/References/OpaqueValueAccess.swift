@@ -217,8 +217,11 @@ enum OpaqueValueAccess {
     /// Writes a stored property of a value, an object, or either held in existential containers,
     /// after casting the new value to the property's type.
     ///
-    /// A value held in an existential is copied out, written, and stored back in `root` as a
-    /// new container, never written where it is: the container's box may be shared with copies.
+    /// A value held in opaque existential containers is written where it is once each box on the
+    /// way is unique (``ExistentialContainerLayout/projectForWriting(_:type:)``): a box shared
+    /// with copies of the container is copied first, so that the copies keep their value. A value
+    /// the containers do not let it write in place (in an `any Error` box) is copied out,
+    /// written, and stored back in `root` as a new container.
     /// - Parameters:
     ///   - value: The new value.
     ///   - root: The root, of any static type.
@@ -235,14 +238,29 @@ enum OpaqueValueAccess {
         fieldType: MetadataReference,
         ownership: StorageOwnership
     ) -> FieldOutcome<Void> {
-        // One pass decides and, for an object or a value held directly, writes in place; it
-        // returns no outcome for a value held in an existential, which is rewritten below.
-        let isExistential = MetadataReference(Root.self).rawKind == MetadataKind.existential.rawValue
+        // One pass decides and writes in place: into an object, a value held directly, or a value
+        // held in opaque containers, each of whose boxes is made unique first. It returns no
+        // outcome for a value the containers do not let it write (an `any Error` box), which is
+        // rewritten below.
+        let rootKind = MetadataReference(Root.self).rawKind
+        let isExistential =
+            rootKind == MetadataKind.existential.rawValue || rootKind == MetadataKind.extendedExistential.rawValue
         let (finished, dynamicType) = unsafe withUnsafeMutablePointer(to: &root) {
             pointer -> (FieldOutcome<Void>?, MetadataReference) in
-            let (address, dynamicType) = unsafe dynamicValue(at: UnsafeRawPointer(pointer), type: Root.self)
+            var (address, dynamicType) = unsafe dynamicValue(at: UnsafeRawPointer(pointer), type: Root.self)
             guard let how = access(dynamicType) else { return (.rootMismatch(dynamicType), dynamicType) }
-            if how == .inline && isExistential { return (nil, dynamicType) }
+            if how == .inline && isExistential {
+                // A value that then does not cast leaves the root's value as it was (in a copy
+                // of its box, when the box was shared).
+                guard
+                    let (writable, writableType) = unsafe ExistentialContainerLayout.projectForWriting(
+                        UnsafeMutableRawPointer(pointer),
+                        type: MetadataReference(Root.self)
+                    ),
+                    writableType == dynamicType
+                else { return (nil, dynamicType) }
+                unsafe address = UnsafeRawPointer(writable)
+            }
             guard let base = unsafe how == .object ? address.pointer(at: 0) : address else {
                 return (.notCastable, dynamicType)
             }
