@@ -82,9 +82,6 @@ struct ExistentialContainerLayout {
         return unsafe (address, type)
     }
 
-    /// The value an opaque container holds, in its buffer or in its box, and its type.
-    /// - Parameter address: The container's address.
-    /// - Returns: The value's address and dynamic type, or `nil` for an empty container.
     /// The value that opaque containers hold, made writable without their copies seeing the
     /// write: each box on the way is made unique (`swift_makeBoxUnique`, copied when shared),
     /// as the compiler does to mutate an opened existential, and a value held inline in a
@@ -137,6 +134,9 @@ struct ExistentialContainerLayout {
         return nil
     }
 
+    /// The value an opaque container holds, in its buffer or in its box, and its type.
+    /// - Parameter address: The container's address.
+    /// - Returns: The value's address and dynamic type, or `nil` for an empty container.
     private static func projectOpaque(_ address: UnsafeRawPointer) -> (UnsafeRawPointer, MetadataReference)? {
         guard let stored = unsafe address.pointer(at: opaqueMetadataOffset) else { return nil }
         let dynamicType = unsafe MetadataReference(stored)
