@@ -73,6 +73,19 @@ extension Field {
         if fieldType.isBuiltin, TypeMetadata(Value.self) != fieldType {
             throw .typeMismatch(expected: fieldType.name, actual: TypeMetadata(Value.self).name, context: context)
         }
+        if ownership == .strong, fieldType.reference == MetadataReference(Value.self) {
+            // The property's own type: loaded where the root holds it, with no cast.
+            do throws(OpaqueValueAccess.FieldReadFailure) {
+                return try OpaqueValueAccess.readField(
+                    of: root,
+                    access: { rootAccess($0) },
+                    offset: offset,
+                    as: Value.self
+                )
+            } catch {
+                throw readError(error, fieldType: fieldType)
+            }
+        }
         guard let value = try anyValue(in: root) as? Value else {
             throw .typeMismatch(expected: fieldType.name, actual: TypeMetadata(Value.self).name, context: context)
         }
@@ -97,12 +110,20 @@ extension Field {
                 ownership: ownership.storage
             )
         } catch {
-            switch error {
-            case .rootMismatch(let dynamicType):
-                throw rootMismatch(dynamicType)
-            case .notReadable:
-                throw .typeMismatch(expected: fieldType.name, actual: TypeMetadata(Any.self).name, context: context)
-            }
+            throw readError(error, fieldType: fieldType)
+        }
+    }
+
+    /// The error for a read that found no value.
+    private func readError(
+        _ failure: OpaqueValueAccess.FieldReadFailure,
+        fieldType: TypeMetadata
+    ) -> RuntimeMetadataError {
+        switch failure {
+        case .rootMismatch(let dynamicType):
+            rootMismatch(dynamicType)
+        case .notReadable:
+            .typeMismatch(expected: fieldType.name, actual: TypeMetadata(Any.self).name, context: context)
         }
     }
 

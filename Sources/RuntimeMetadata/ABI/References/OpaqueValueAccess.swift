@@ -88,6 +88,33 @@ enum OpaqueValueAccess {
         }
     }
 
+    /// Reads a stored property of the property's own type, strongly held, from a root of any
+    /// static type: ``readField(of:access:offset:fieldType:ownership:)`` without the copy into
+    /// `Any` and the cast back. Generic in the value only to load it: nothing here needs the
+    /// metadata of a type made from it.
+    /// - Parameters:
+    ///   - root: The root, of any static type.
+    ///   - access: Says how a root of the given dynamic type reaches the property, or `nil`.
+    ///   - offset: The property's offset.
+    ///   - valueType: The property's type, which the caller has checked.
+    /// - Returns: The value.
+    /// - Throws: Why there is none.
+    static func readField<Root, Value>(
+        of root: Root,
+        access: (MetadataReference) -> RootAccess?,
+        offset: Int,
+        as valueType: Value.Type
+    ) throws(FieldReadFailure) -> Value {
+        try unsafe withUnsafePointer(to: root) { pointer throws(FieldReadFailure) in
+            let base = try unsafe fieldBase(
+                at: UnsafeRawPointer(pointer),
+                rootType: MetadataReference(Root.self),
+                access: access
+            )
+            return unsafe (base + offset).assumingMemoryBound(to: Value.self).pointee
+        }
+    }
+
     /// ``readField(of:access:offset:fieldType:ownership:)`` on the root's storage.
     private static func readField(
         at root: UnsafeRawPointer,
@@ -97,13 +124,30 @@ enum OpaqueValueAccess {
         fieldType: MetadataReference,
         ownership: StorageOwnership
     ) throws(FieldReadFailure) -> Any {
-        let (address, dynamicType) = unsafe dynamicValue(at: root, type: rootType)
-        guard let how = access(dynamicType) else { throw .rootMismatch(dynamicType) }
-        let base = unsafe how == .object ? address.pointer(at: 0) : address
-        guard let base = unsafe base,
+        let base = try unsafe fieldBase(at: root, rootType: rootType, access: access)
+        guard
             let value = unsafe read(at: base, offset: offset, fieldType: fieldType, ownership: ownership, as: Any.self)
         else { throw .notReadable }
         return value
+    }
+
+    /// Where a root's properties start: in the value the root's containers hold, or in the
+    /// object it refers to.
+    /// - Parameters:
+    ///   - root: The root's storage.
+    ///   - rootType: The root's static type.
+    ///   - access: Says how a root of the given dynamic type reaches the property, or `nil`.
+    /// - Returns: The address the property's offset is from.
+    /// - Throws: Why the root holds no such property.
+    private static func fieldBase(
+        at root: UnsafeRawPointer,
+        rootType: MetadataReference,
+        access: (MetadataReference) -> RootAccess?
+    ) throws(FieldReadFailure) -> UnsafeRawPointer {
+        let (address, dynamicType) = unsafe dynamicValue(at: root, type: rootType)
+        guard let how = access(dynamicType) else { throw .rootMismatch(dynamicType) }
+        guard let base = unsafe how == .object ? address.pointer(at: 0) : address else { throw .notReadable }
+        return unsafe base
     }
 
     /// The value at an address, projected out of existential containers, and its dynamic type;
