@@ -83,7 +83,7 @@ extension Field {
                     as: Value.self
                 )
             } catch {
-                throw readError(error, fieldType: fieldType)
+                throw readError(error, fieldType: fieldType, requested: Value.self)
             }
         }
         guard let value = try anyValue(in: root) as? Value else {
@@ -110,20 +110,21 @@ extension Field {
                 ownership: ownership.storage
             )
         } catch {
-            throw readError(error, fieldType: fieldType)
+            throw readError(error, fieldType: fieldType, requested: Any.self)
         }
     }
 
     /// The error for a read that found no value.
     private func readError(
         _ failure: OpaqueValueAccess.FieldReadFailure,
-        fieldType: TypeMetadata
+        fieldType: TypeMetadata,
+        requested: Any.Type
     ) -> RuntimeMetadataError {
         switch failure {
         case .rootMismatch(let dynamicType):
             rootMismatch(dynamicType)
         case .notReadable:
-            .typeMismatch(expected: fieldType.name, actual: TypeMetadata(Any.self).name, context: context)
+            .typeMismatch(expected: fieldType.name, actual: TypeMetadata(requested).name, context: context)
         }
     }
 

@@ -39,47 +39,63 @@ struct ExistentialContainerLayout {
         var type = type
         var nesting = 0
         let limit = unsafe maximumNesting
-        while nesting < limit {
+        containers: while nesting < limit, let shape = unsafe shape(of: type) {
             nesting += 1
-            if type.rawKind == MetadataKind.extendedExistential.rawValue {
-                // A constrained existential: an opaque or class container, as its shape says.
-                switch unsafe ExtendedExistentialTypeMetadataLayout(type.address).specialKind {
-                case .none?:
-                    guard let (value, dynamicType) = unsafe projectOpaque(address) else { break }
-                    unsafe address = value
-                    type = dynamicType
-                    continue
-                case .class?:
-                    guard let object = unsafe address.pointer(at: 0) else { break }
-                    unsafe type = MetadataReference(RuntimeEntryPoints.objectType(of: object))
-                    continue
-                default:
-                    break
-                }
-                break
-            }
-            guard type.rawKind == MetadataKind.existential.rawValue else { break }
-            let flags = unsafe ExistentialTypeMetadataLayout(type.address).flags
-            let special =
-                (flags & ExistentialTypeMetadataLayout.Flag.specialProtocolMask)
-                >> ExistentialTypeMetadataLayout.Flag.specialProtocolShift
-            if unsafe special == errorSpecialProtocol {
-                guard let box = unsafe address.pointer(at: 0),
-                    let (value, valueType) = unsafe RuntimeEntryPoints.errorValue(in: box)
-                else { break }
-                unsafe address = value
-                unsafe type = MetadataReference(valueType)
-            } else if flags & ExistentialTypeMetadataLayout.Flag.classConstraintMask == 0 {
-                // A class-bound container: the first word is the object, which is the value.
-                guard let object = unsafe address.pointer(at: 0) else { break }
-                unsafe type = MetadataReference(RuntimeEntryPoints.objectType(of: object))
-            } else {
-                guard let (value, dynamicType) = unsafe projectOpaque(address) else { break }
+            switch shape {
+            case .opaque:
+                guard let (value, dynamicType) = unsafe projectOpaque(address) else { break containers }
                 unsafe address = value
                 type = dynamicType
+            case .classBound:
+                // The first word is the object, which is the value.
+                guard let object = unsafe address.pointer(at: 0) else { break containers }
+                unsafe type = MetadataReference(RuntimeEntryPoints.objectType(of: object))
+            case .error:
+                guard let box = unsafe address.pointer(at: 0),
+                    let (value, valueType) = unsafe RuntimeEntryPoints.errorValue(in: box)
+                else { break containers }
+                unsafe address = value
+                unsafe type = MetadataReference(valueType)
+            case .other:
+                break containers
             }
         }
         return unsafe (address, type)
+    }
+
+    /// How an existential type's container holds its value.
+    enum Shape {
+        /// A three-word buffer, then the metadata and witness tables (`Any`, `any P`, and a
+        /// constrained existential of opaque shape).
+        case opaque
+        /// The object, then the witness tables (`AnyObject`, `any CP`, a class-constrained
+        /// constrained existential).
+        case classBound
+        /// The `any Error` box.
+        case error
+        /// A constrained existential of another shape (an existential metatype).
+        case other
+    }
+
+    /// The shape of an existential type's container, from its flags (or, for a constrained
+    /// existential, its shape's special kind).
+    /// - Parameter type: A type.
+    /// - Returns: The shape, or `nil` when the type is not existential.
+    static func shape(of type: MetadataReference) -> Shape? {
+        if type.rawKind == MetadataKind.extendedExistential.rawValue {
+            switch unsafe ExtendedExistentialTypeMetadataLayout(type.address).specialKind {
+            case .none?: return .opaque
+            case .class?: return .classBound
+            default: return .other
+            }
+        }
+        guard type.rawKind == MetadataKind.existential.rawValue else { return nil }
+        let flags = unsafe ExistentialTypeMetadataLayout(type.address).flags
+        let special =
+            (flags & ExistentialTypeMetadataLayout.Flag.specialProtocolMask)
+            >> ExistentialTypeMetadataLayout.Flag.specialProtocolShift
+        if unsafe special == errorSpecialProtocol { return .error }
+        return flags & ExistentialTypeMetadataLayout.Flag.classConstraintMask == 0 ? .classBound : .opaque
     }
 
     /// The value that opaque containers hold, made writable without their copies seeing the
@@ -103,21 +119,8 @@ struct ExistentialContainerLayout {
         var nesting = 0
         while unsafe nesting < maximumNesting {
             nesting += 1
-            if type.rawKind == MetadataKind.extendedExistential.rawValue {
-                guard case .none? = unsafe ExtendedExistentialTypeMetadataLayout(type.address).specialKind else {
-                    return nil
-                }
-            } else if type.rawKind == MetadataKind.existential.rawValue {
-                let flags = unsafe ExistentialTypeMetadataLayout(type.address).flags
-                let special =
-                    (flags & ExistentialTypeMetadataLayout.Flag.specialProtocolMask)
-                    >> ExistentialTypeMetadataLayout.Flag.specialProtocolShift
-                guard unsafe special != errorSpecialProtocol,
-                    flags & ExistentialTypeMetadataLayout.Flag.classConstraintMask != 0
-                else { return nil }
-            } else {
-                return unsafe (address, type)
-            }
+            guard let shape = unsafe shape(of: type) else { return unsafe (address, type) }
+            guard shape == .opaque else { return nil }
             guard let stored = unsafe UnsafeRawPointer(address).pointer(at: opaqueMetadataOffset) else { return nil }
             let dynamicType = unsafe MetadataReference(stored)
             let flags = ValueWitnessFlags(rawValue: dynamicType.valueWitnesses.flags)
@@ -166,17 +169,15 @@ struct ExistentialContainerLayout {
         let layout = unsafe ExistentialTypeMetadataLayout(type.address)
         let flags = unsafe layout.flags
         let protocols = unsafe layout.protocols
-        let special =
-            (flags & ExistentialTypeMetadataLayout.Flag.specialProtocolMask)
-            >> ExistentialTypeMetadataLayout.Flag.specialProtocolShift
-        if unsafe special == errorSpecialProtocol {
+        let shape = unsafe shape(of: type)
+        if shape == .error {
             guard let box = unsafe address.pointer(at: 0), let only = unsafe protocols.first,
                 let table = unsafe RuntimeEntryPoints.errorConformance(in: box)
             else { return unsafe [] }
             return unsafe [(only, table)]
         }
         let count = Int(flags & ExistentialTypeMetadataLayout.Flag.numWitnessTablesMask)
-        let isClassBound = flags & ExistentialTypeMetadataLayout.Flag.classConstraintMask == 0
+        let isClassBound = shape == .classBound
         let firstTable = unsafe isClassBound ? MemoryLayout<UInt>.size : opaqueMetadataOffset + MemoryLayout<UInt>.size
         // Every protocol of the list needs a table (marker protocols are not in the list; an
         // Objective-C protocol would have none): a mismatch means a layout this code does not
