@@ -18,6 +18,19 @@ public enum Swift5Client {
         return (read, (a as? Point)?.x)
     }
 
+    /// Writes `a` of a value an `Any` stores in a box that a copy of the `Any` shares, from
+    /// generic code, then reads it back typed from the `Any`.
+    /// - Returns: The `a` the written `Any` holds, the copy's, and the one read back.
+    public static func writeSharedBox() throws -> (written: Int?, copy: Int?, read: Int) {
+        let field = try TypeMetadata(WideValue.self).field(named: "a")
+        func write<Root>(_ root: inout Root) throws { try field.setValue(7, in: &root) }
+        var a: Any = WideValue()
+        let copy = a
+        try write(&a)
+        let read = try field.value(in: a, as: Int.self)
+        return ((a as? WideValue)?.a, (copy as? WideValue)?.a, read)
+    }
+
     /// Writes a class instance's property through a plain `var a: Any` holding the object.
     /// - Returns: The label read back from the object itself.
     public static func writeClassThroughAny() throws -> String {
@@ -136,4 +149,10 @@ public enum Swift5Client {
             TypeMetadata([any Sequence<Int>.Type].self).name
         )
     }
+}
+
+/// Five words: an `Any` stores it in a box of its own.
+public struct WideValue: Equatable {
+    public var a = 1, b = 2, c = 3, d = 4, e = 5
+    public init() {}
 }

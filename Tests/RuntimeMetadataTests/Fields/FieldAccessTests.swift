@@ -230,6 +230,66 @@ struct FieldAccessTests {
         #expect(Array(sequenceCopy) == [1, 2, 3, 4, 5])
     }
 
+    @Test(
+        "Writes through shared boxes from generic code: an over-aligned value, a closure, a constrained existential, a class"
+    )
+    func existentialRootsFromGenericCode() throws {
+        struct Aligned: Equatable {
+            var vector = SIMD4<Double>(1, 2, 3, 4)
+            var tag = 1
+        }
+        struct Handlers {
+            var run: () -> Int = { 1 }
+            var padding = (0, 0, 0)
+        }
+        struct Wide: Sequence {
+            var a = 1, b = 2, c = 3, d = 4, e = 5
+            func makeIterator() -> IndexingIterator<[Int]> { [a, b, c, d, e].makeIterator() }
+        }
+        final class Box { var value = 1 }
+        func write<Root, Value>(_ field: Field, _ value: Value, in root: inout Root) throws {
+            try field.setValue(value, in: &root)
+        }
+
+        // Aligned to more than a word: the box's value starts past the header at its alignment.
+        #expect(MemoryLayout<Aligned>.alignment > MemoryLayout<Int>.alignment)
+        var aligned: Any = Aligned()
+        let alignedCopy = aligned
+        try write(try TypeMetadata(Aligned.self).field(named: "tag"), 9, in: &aligned)
+        try write(try TypeMetadata(Aligned.self).field(named: "vector"), SIMD4<Double>(5, 6, 7, 8), in: &aligned)
+        #expect(aligned as? Aligned == Aligned(vector: SIMD4(5, 6, 7, 8), tag: 9))
+        #expect(alignedCopy as? Aligned == Aligned())
+
+        // A box holding a closure is copied with it; the closure itself, at its declared
+        // abstraction, is refused (no reabstraction thunk), and nothing changes.
+        var handlers: Any = Handlers()
+        let handlersCopy = handlers
+        try write(try TypeMetadata(Handlers.self).field(named: "padding"), (7, 8, 9), in: &handlers)
+        #expect((handlers as? Handlers).map { $0.padding == (7, 8, 9) } == true)
+        #expect((handlers as? Handlers)?.run() == 1)
+        #expect((handlersCopy as? Handlers).map { $0.padding == (0, 0, 0) } == true)
+        #expect(throws: RuntimeMetadataError.self) {
+            try write(try TypeMetadata(Handlers.self).field(named: "run"), { 2 } as () -> Int, in: &handlers)
+        }
+        #expect((handlers as? Handlers)?.run() == 1)
+        #expect((handlersCopy as? Handlers)?.run() == 1)
+
+        var sequence: any Sequence<Int> = Wide()
+        let sequenceCopy = sequence
+        try write(try TypeMetadata(Wide.self).field(named: "e"), 50, in: &sequence)
+        #expect(Array(sequence) == [1, 2, 3, 4, 50])
+        #expect(Array(sequenceCopy) == [1, 2, 3, 4, 5])
+
+        // A class instance is shared by every holder of the reference, as a property write on
+        // the object itself is.
+        let object = Box()
+        var boxed: Any = object
+        let boxedCopy = boxed
+        try write(try TypeMetadata(Box.self).field(named: "value"), 3, in: &boxed)
+        #expect(object.value == 3)
+        #expect((boxedCopy as? Box)?.value == 3)
+    }
+
     @Test("Unknown field names and indices throw")
     func unknownFields() {
         let metadata = TypeMetadata(Point.self)
