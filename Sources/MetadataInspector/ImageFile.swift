@@ -37,17 +37,19 @@ struct ImageFile {
             throw .notSwift(path: path)
         }
         // Elf64_Ehdr: e_shoff at 0x28, e_shentsize at 0x3A, e_shnum at 0x3C, e_shstrndx at 0x3E.
-        let sectionHeaderOffset = try reader.integer(at: 0x28, size: 8)
-        let sectionHeaderSize = try reader.integer(at: 0x3A, size: 2)
-        let sectionCount = try reader.integer(at: 0x3C, size: 2)
-        let namesIndex = try reader.integer(at: 0x3E, size: 2)
+        let sectionHeaderOffset = try reader.integer(at: 0x28, size: 8, field: "e_shoff")
+        let sectionHeaderSize = try reader.integer(at: 0x3A, size: 2, field: "e_shentsize")
+        let sectionCount = try reader.integer(at: 0x3C, size: 2, field: "e_shnum")
+        let namesIndex = try reader.integer(at: 0x3E, size: 2, field: "e_shstrndx")
         guard sectionCount > 0, sectionHeaderSize >= 64, namesIndex < sectionCount else { throw .notSwift(path: path) }
         // Elf64_Shdr: sh_name at 0, sh_addr at 0x10, sh_offset at 0x18, sh_size at 0x20.
         func header(_ index: Int) throws(InspectorError) -> (name: Int, offset: Int, size: Int, address: Int) {
             let base = sectionHeaderOffset + index * sectionHeaderSize
             return (
-                try reader.integer(at: base, size: 4), try reader.integer(at: base + 0x18, size: 8),
-                try reader.integer(at: base + 0x20, size: 8), try reader.integer(at: base + 0x10, size: 8)
+                try reader.integer(at: base, size: 4, field: "sh_name"),
+                try reader.integer(at: base + 0x18, size: 8, field: "sh_offset"),
+                try reader.integer(at: base + 0x20, size: 8, field: "sh_size"),
+                try reader.integer(at: base + 0x10, size: 8, field: "sh_addr")
             )
         }
         _ = try reader.bytes(at: sectionHeaderOffset, count: sectionCount * sectionHeaderSize)
@@ -62,21 +64,21 @@ struct ImageFile {
         // The loadable segments (Elf64_Phdr: p_type at 0, p_flags at 0x04, p_offset at 0x08, p_vaddr at 0x10,
         // p_filesz at 0x20, p_memsz at 0x28; e_phoff at 0x20, e_phentsize at 0x36, e_phnum at 0x38),
         // against which every record of the Swift metadata sections is checked.
-        let programHeaderOffset = try reader.integer(at: 0x20, size: 8)
-        let programHeaderSize = try reader.integer(at: 0x36, size: 2)
-        let programHeaderCount = try reader.integer(at: 0x38, size: 2)
+        let programHeaderOffset = try reader.integer(at: 0x20, size: 8, field: "e_phoff")
+        let programHeaderSize = try reader.integer(at: 0x36, size: 2, field: "e_phentsize")
+        let programHeaderCount = try reader.integer(at: 0x38, size: 2, field: "e_phnum")
         guard programHeaderSize >= 56 else { throw .notSwift(path: path) }
         var segments: [LoadedImageLayout.Segment] = []
         for index in 0..<programHeaderCount {
             let base = programHeaderOffset + index * programHeaderSize
-            guard try reader.integer(at: base, size: 4) == 1 else { continue }  // PT_LOAD
+            guard try reader.integer(at: base, size: 4, field: "p_type") == 1 else { continue }  // PT_LOAD
             segments.append(
                 LoadedImageLayout.Segment(
-                    address: try reader.integer(at: base + 0x10, size: 8),
-                    memorySize: try reader.integer(at: base + 0x28, size: 8),
-                    fileOffset: try reader.integer(at: base + 0x08, size: 8),
-                    fileSize: try reader.integer(at: base + 0x20, size: 8),
-                    isWritable: try reader.integer(at: base + 0x04, size: 4) & 0x2 != 0
+                    address: try reader.integer(at: base + 0x10, size: 8, field: "p_vaddr"),
+                    memorySize: try reader.integer(at: base + 0x28, size: 8, field: "p_memsz"),
+                    fileOffset: try reader.integer(at: base + 0x08, size: 8, field: "p_offset"),
+                    fileSize: try reader.integer(at: base + 0x20, size: 8, field: "p_filesz"),
+                    isWritable: try reader.integer(at: base + 0x04, size: 4, field: "p_flags") & 0x2 != 0
                 )
             )
         }
@@ -128,13 +130,27 @@ private struct ByteReader {
         return bytes[offset..<(offset + length)]
     }
 
-    func integer(at offset: Int, size: Int) throws(InspectorError) -> Int {
+    /// The largest offset, address or size accepted from a header: the 47 bits of the x86_64
+    /// user address space. Every number read from a header is at most this, so that the sums
+    /// and products made of them later (a segment's end, a record's field) cannot overflow.
+    static let largestValue = 1 << 47
+
+    /// A little-endian header field at `offset`, at most ``largestValue``.
+    /// - Parameters:
+    ///   - offset: The field's file offset.
+    ///   - size: The field's size in bytes.
+    ///   - field: The field's name, such as `p_offset`, for the error.
+    /// - Returns: The field's value.
+    /// - Throws: ``InspectorError/truncated(path:offset:)`` when the file ends first,
+    ///   ``InspectorError/malformedHeader(path:field:value:)`` for a larger value.
+    func integer(at offset: Int, size: Int, field: String) throws(InspectorError) -> Int {
         var value: UInt64 = 0
         for (shift, byte) in try bytes(at: offset, count: size).enumerated() {
             value |= UInt64(byte) << (8 * UInt64(shift))
         }
-        // Offsets beyond Int.max cannot lie inside any file.
-        guard value <= UInt64(Int.max) else { throw .truncated(path: path, offset: Int.max) }
+        guard value <= UInt64(Self.largestValue) else {
+            throw .malformedHeader(path: path, field: field, value: value)
+        }
         return Int(value)
     }
 

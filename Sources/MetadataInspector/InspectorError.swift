@@ -18,6 +18,14 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
     ///   - path: The file.
     ///   - offset: The byte offset that lies beyond the end of the file.
     case truncated(path: String, offset: Int)
+    /// A field of the file's ELF header, program headers or section headers holds an offset,
+    /// address or size no image can have (beyond the 47-bit user address space).
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - field: The field's name in `<elf.h>`, such as `p_offset`.
+    ///   - value: The value read.
+    case malformedHeader(path: String, field: String, value: UInt64)
     /// The file is an ELF image without Swift metadata sections.
     case notSwift(path: String)
     /// The dynamic loader or the runtime refused the library.
@@ -46,6 +54,8 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
         case .directory(let path): "'\(path)' is a directory, not a library"
         case .notELF(let path): "'\(path)' is not an ELF image"
         case .truncated(let path, let offset): "'\(path)' is truncated: it ends before offset \(offset)"
+        case .malformedHeader(let path, let field, let value):
+            "'\(path)' has a malformed ELF header: \(field) is 0x\(String(value, radix: 16)), beyond any image"
         case .notSwift(let path): "'\(path)' has no Swift metadata sections"
         case .loadFailed(let path, let reason): "cannot load '\(path)': \(reason)"
         case .corruptMetadata(let path, let section, let record, let reason):

@@ -103,7 +103,7 @@ private let badInputCases: [BadInputCase] = [
         name: "forged section offset",
         arguments: { badFiles["forged"].map { ["--load", $0] } },
         status: 1,
-        message: "truncated"
+        message: "malformed ELF header: e_shoff is 0x7fffffffffffffff"
     ),
     .init(name: "unknown type", arguments: { ["layout", "Nowhere.Nothing"] }, status: 1, message: "unknown type"),
     .init(

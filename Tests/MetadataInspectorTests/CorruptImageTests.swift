@@ -120,3 +120,98 @@ struct CorruptImageTests {
         }
     }
 }
+
+/// The file offset of each field of a library's ELF header and first `PT_LOAD` program header
+/// (`<elf.h>`: Elf64_Ehdr, Elf64_Phdr) that the inspector reads as an offset, address or size.
+func headerFields(of bytes: [UInt8]) -> [(name: String, offset: Int)] {
+    func word(_ offset: Int, _ size: Int) -> Int {
+        (0..<size).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+    }
+    var fields: [(String, Int)] = [("e_phoff", 0x20), ("e_shoff", 0x28)]
+    let programHeaders = word(0x20, 8)
+    let entrySize = word(0x36, 2)
+    for index in 0..<word(0x38, 2) where word(programHeaders + index * entrySize, 4) == 1 {
+        let base = programHeaders + index * entrySize
+        fields += [
+            ("p_offset", base + 0x08), ("p_vaddr", base + 0x10), ("p_filesz", base + 0x20), ("p_memsz", base + 0x28),
+        ]
+        break
+    }
+    return fields
+}
+
+@Suite("Corrupt ELF headers")
+struct CorruptHeaderTests {
+    /// Values at the extremes of a 64-bit field.
+    static let extremes: [UInt64] = [
+        0x7FFF_FFFF_FFFF_F000, 0x7FFF_FFFF_FFFF_FFFF, 0x8000_0000_0000_0000, 0xFFFF_FFFF_FFFF_FFFF, 1 << 47 + 1,
+    ]
+
+    @Test(
+        "A header field near Int.max is an error naming the field, in a child process, never a trap",
+        arguments: ["e_phoff", "e_shoff", "p_offset", "p_vaddr", "p_filesz", "p_memsz"]
+    )
+    func extremeField(_ field: String) async throws {
+        let original = try #require(FileManager.default.contents(atPath: differentiation).map(Array.init))
+        let offset = try #require(headerFields(of: original).first { $0.name == field }?.offset)
+        var paths: [String] = []
+        for (index, value) in Self.extremes.enumerated() {
+            var bytes = original
+            for byte in 0..<8 { bytes[offset + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(byte))) }
+            let file = temporaryDirectory.appendingPathComponent("libextreme-\(field)-\(index).so").path
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(bytes)))
+            paths.append(file)
+        }
+        await #expect(processExitsWith: .success) { [paths = paths as [String], field = field as String] in
+            for path in paths {
+                let outcome = Inspector.run(["summary", "--load", path])
+                #expect(outcome.status == 1, "\(path)")
+                #expect(outcome.output.isEmpty)
+                #expect(outcome.error.contains("malformed ELF header: \(field)"), "\(outcome.error)")
+            }
+        }
+    }
+
+    @Test("Random header fields at their extremes: an error or a pass, never a crash")
+    func headerFuzz() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            guard let original = FileManager.default.contents(atPath: differentiation).map(Array.init) else {
+                Issue.record("no library to mutate")
+                return
+            }
+            var generator = SplitMix64(state: 0xE1F0_0002)
+            let fields = headerFields(of: original)
+            let file = temporaryDirectory.appendingPathComponent("libheader-mutant.so").path
+            var refused = 0
+            for _ in 0..<200 {
+                var bytes = original
+                for _ in 0..<Int(generator.next() % 3 + 1) {
+                    let field = fields[Int(generator.next() % UInt64(fields.count))]
+                    let value: UInt64 =
+                        switch generator.next() % 4 {
+                        case 0: CorruptHeaderTests.extremes[Int(generator.next() % 5)]
+                        case 1: generator.next()
+                        case 2: generator.next() % 0x10_0000
+                        default: UInt64(1) << (generator.next() % 64)
+                        }
+                    for byte in 0..<8 {
+                        bytes[field.offset + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(byte)))
+                    }
+                }
+                _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
+                do {
+                    _ = try ImageFile(path: file)
+                } catch {
+                    refused += 1
+                }
+            }
+            print("FUZZ-REPORT ELF headers: 200 mutants, \(refused) refused")
+        }
+        if let output = result?.standardOutputContent {
+            for line in String(decoding: output, as: UTF8.self).split(separator: "\n")
+            where line.hasPrefix("FUZZ-REPORT") {
+                print(line)
+            }
+        }
+    }
+}
