@@ -20,7 +20,9 @@
 ///
 /// Containers nested by generic code (an `Any` holding an `Any`) are looked through to the
 /// innermost value, as `as?` does; the conformances are those of the outermost container's
-/// existential type. `Any` and `AnyObject` store no witness tables. A constrained existential
+/// existential type, each proven by the innermost value's own table (an `any Error` that generic
+/// code stored in an `any Error` is paired with the inner error's conformance, not with the
+/// self-conformance `Error: Error` that the outer box stores). `Any` and `AnyObject` store no witness tables. A constrained existential
 /// (`any Collection<Int>`, `any Sequence<String> & AnyObject`) stores a table for each protocol
 /// its requirement signature requires, in that signature's order; constrained existential
 /// metatypes (`any Sequence<Int>.Type`) and explicit layouts are refused.

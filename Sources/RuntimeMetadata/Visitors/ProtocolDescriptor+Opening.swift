@@ -93,14 +93,16 @@ extension ProtocolDescriptor {
         return try view.lend(value, as: E.self, to: body)
     }
 
-    /// What `as?` looks through before it gives up on a value: the payload of an optional
-    /// (`nil` for `.none`), and the value an `AnyObject` box holds: Foundation's box, which
-    /// conforms to the standard library's `_NSSwiftValue`, or the standard library's own
+    /// What `as?` looks through before it gives up on a value: the containers generic code
+    /// nests in an `Any` (an `Any` or `any P` stored as a `T`, at any depth), the payload of an
+    /// optional (`nil` for `.none`), and the value an `AnyObject` box holds: Foundation's box,
+    /// which conforms to the standard library's `_NSSwiftValue`, or the standard library's own
     /// `Swift.__SwiftValue`, used where Foundation is not loaded.
     /// - Parameter value: A value whose own type does not conform.
     /// - Returns: The value inside, or `nil` when there is nothing to look through.
     @usableFromInline
     func castUnwrapped(_ value: borrowing Any) -> Any? {
+        if let nested = OpaqueValueAccess.nestedExistentialValue(in: value) { return nested }
         if let optional = OpaqueValueAccess.optionalPayload(in: value) { return optional }
         let type = TypeMetadata(Swift.type(of: value))
         guard type.kind == .class else { return nil }

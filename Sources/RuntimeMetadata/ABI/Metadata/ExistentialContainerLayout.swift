@@ -11,15 +11,12 @@
 // otherwise in a heap box whose value follows the 16-byte HeapObject header, rounded up to
 // the value's alignment. The value an existential holds may itself be an existential (generic
 // code wraps an `Any` in an `Any`): the projection repeats until it reaches a value that is
-// not one.
+// not one, at any depth, as the runtime's casts do (each level is a container the program
+// built, held by the one outside it, so the chain ends).
 
 /// The projection of a value through the existential containers that hold it.
 @unsafe
 struct ExistentialContainerLayout {
-    /// The deepest nesting of containers the projection follows. Each level is a real
-    /// container the program built, so only a corrupted value reaches this.
-    static var maximumNesting: Int { 1024 }
-
     /// The value a container holds, and its dynamic type.
     ///
     /// - For an opaque existential (`Any`, `any P`), the value's address (in the buffer or in
@@ -37,30 +34,40 @@ struct ExistentialContainerLayout {
     static func project(_ address: UnsafeRawPointer, type: MetadataReference) -> (UnsafeRawPointer, MetadataReference) {
         var address = unsafe address
         var type = type
-        var nesting = 0
-        let limit = unsafe maximumNesting
-        containers: while nesting < limit, let shape = unsafe shape(of: type) {
-            nesting += 1
-            switch shape {
-            case .opaque:
-                guard let (value, dynamicType) = unsafe projectOpaque(address) else { break containers }
-                unsafe address = value
-                type = dynamicType
-            case .classBound:
-                // The first word is the object, which is the value.
-                guard let object = unsafe address.pointer(at: 0) else { break containers }
-                unsafe type = MetadataReference(RuntimeEntryPoints.objectType(of: object))
-            case .error:
-                guard let box = unsafe address.pointer(at: 0),
-                    let (value, valueType) = unsafe RuntimeEntryPoints.errorValue(in: box)
-                else { break containers }
-                unsafe address = value
-                unsafe type = MetadataReference(valueType)
-            case .other:
-                break containers
-            }
+        while let (value, valueType) = unsafe projectOneLevel(address, type: type) {
+            unsafe address = value
+            type = valueType
         }
         return unsafe (address, type)
+    }
+
+    /// The value one container holds and the type it stores for it, which may itself be an
+    /// existential: the value's address in the buffer or box and the stored metadata (opaque),
+    /// the reference word and the object's class (class-bound), the value in the error box and
+    /// its type (`any Error`).
+    /// - Parameters:
+    ///   - address: The address of a value of `type`.
+    ///   - type: The value's static type.
+    /// - Returns: The value's address and type, or `nil` when `type` is not an existential whose
+    ///   container is laid out here, or the container is empty.
+    static func projectOneLevel(_ address: UnsafeRawPointer, type: MetadataReference) -> (
+        UnsafeRawPointer, MetadataReference
+    )? {
+        switch unsafe shape(of: type) {
+        case .opaque?:
+            return unsafe projectOpaque(address)
+        case .classBound?:
+            // The first word is the object, which is the value.
+            guard let object = unsafe address.pointer(at: 0) else { return nil }
+            return unsafe (address, MetadataReference(RuntimeEntryPoints.objectType(of: object)))
+        case .error?:
+            guard let box = unsafe address.pointer(at: 0),
+                let (value, valueType) = unsafe RuntimeEntryPoints.errorValue(in: box)
+            else { return nil }
+            return unsafe (value, MetadataReference(valueType))
+        case .other?, nil:
+            return nil
+        }
     }
 
     /// How an existential type's container holds its value.
@@ -116,9 +123,7 @@ struct ExistentialContainerLayout {
     )? {
         var address = unsafe address
         var type = type
-        var nesting = 0
-        while unsafe nesting < maximumNesting {
-            nesting += 1
+        while true {
             guard let shape = unsafe shape(of: type) else { return unsafe (address, type) }
             guard shape == .opaque else { return nil }
             guard let stored = unsafe UnsafeRawPointer(address).pointer(at: opaqueMetadataOffset) else { return nil }
@@ -134,7 +139,6 @@ struct ExistentialContainerLayout {
             }
             type = dynamicType
         }
-        return nil
     }
 
     /// The value an opaque container holds, in its buffer or in its box, and its type.
@@ -189,6 +193,37 @@ struct ExistentialContainerLayout {
             }
             return unsafe (protocols[index], table)
         }
+    }
+
+    /// The witness tables that witness the conformances of the value a container holds at its
+    /// innermost level, one for each protocol of the outermost container's existential type.
+    ///
+    /// A container whose value is itself an existential stores the tables of that
+    /// existential's conformances: generic code that stores an `any Error` as a `T: Error` in
+    /// an `any Error` stores the self-conformance `Error: Error`, which does not witness the
+    /// error inside. Each table is replaced by the one an inner container stores for the same
+    /// protocol, level by level, so that the tables and the projected type belong together.
+    /// - Parameters:
+    ///   - address: The address of a value of existential type `type`.
+    ///   - type: The existential type.
+    /// - Returns: The protocols and tables, as ``witnessTables(_:type:)`` orders them.
+    static func innermostWitnessTables(
+        _ address: UnsafeRawPointer,
+        type: MetadataReference
+    ) -> [(protocolDescriptor: UnsafeRawPointer, table: UnsafeRawPointer)] {
+        var tables = unsafe witnessTables(address, type: type)
+        var level = unsafe projectOneLevel(address, type: type)
+        while let (value, valueType) = unsafe level, unsafe shape(of: valueType) != nil {
+            let inner = unsafe witnessTables(value, type: valueType)
+            for index in unsafe tables.indices {
+                let protocolDescriptor = unsafe tables[index].protocolDescriptor
+                if let match = unsafe inner.first(where: { unsafe $0.protocolDescriptor == protocolDescriptor }) {
+                    unsafe tables[index].table = match.table
+                }
+            }
+            unsafe level = projectOneLevel(value, type: valueType)
+        }
+        return unsafe tables
     }
 
     /// The witness tables a constrained existential's container stores: one per protocol

@@ -342,7 +342,7 @@ enum OpaqueValueAccess {
     }
 
     /// What an existential value holds: the dynamic type of its innermost value, and the witness
-    /// tables of its outermost container with their protocols.
+    /// tables of its outermost container's protocols that witness that value's conformances.
     /// - Parameter value: A value of existential type.
     /// - Returns: `nil` when `T` is not an existential type (kind `Existential`).
     static func existentialContents<T>(
@@ -366,7 +366,7 @@ enum OpaqueValueAccess {
         return unsafe withUnsafePointer(to: value) { pointer in
             let address = unsafe UnsafeRawPointer(pointer)
             let (_, dynamicType) = unsafe ExistentialContainerLayout.project(address, type: type)
-            let tables = unsafe ExistentialContainerLayout.witnessTables(address, type: type).map {
+            let tables = unsafe ExistentialContainerLayout.innermostWitnessTables(address, type: type).map {
                 unsafe (ProtocolReference($0.protocolDescriptor), WitnessTableReference($0.table))
             }
             return (dynamicType, tables)
@@ -625,6 +625,24 @@ enum OpaqueValueAccess {
             unsafe table.flags.contains(ValueWitnessFlags.hasEnumWitnesses)
         else { return nil }
         return unsafe table
+    }
+
+    /// The value an `Any` holds through the containers nested in it, copied, when the value it
+    /// holds is itself an existential: generic code that returns a `T` as `Any`, with `T` bound
+    /// to `Any` or `any P`, stores the container as the value (`as?` looks through it,
+    /// `tryCastUnwrappingExistentialSource` in stdlib/public/runtime/DynamicCast.cpp).
+    /// - Parameter value: The value.
+    /// - Returns: The innermost value, or `nil` when the `Any` holds no existential.
+    static func nestedExistentialValue(in value: borrowing Any) -> Any? {
+        unsafe withUnsafePointer(to: value) { container in
+            let address = unsafe UnsafeRawPointer(container)
+            guard
+                let stored = unsafe address.pointer(at: ExistentialContainerLayout.opaqueMetadataOffset),
+                unsafe ExistentialContainerLayout.shape(of: MetadataReference(stored)) != nil
+            else { return nil }
+            // copyAny projects a container of a container to the innermost value.
+            return unsafe copyAny(at: address, type: Any.self)
+        }
     }
 
     /// The payload of an `Optional` an `Any` holds, as `as?` looks through it.
