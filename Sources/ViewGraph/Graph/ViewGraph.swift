@@ -30,7 +30,8 @@ public import RuntimeMetadata
 /// its view type, children index ranges, state values in typed slots: a node costs no
 /// allocation of its own. Evaluation, removal and rendering keep their own work lists, so a
 /// tree nested a hundred thousand levels deep is built and rendered without exhausting the
-/// stack; a view nested deeper than ``Configuration/maximumDepth`` shows an ``InvalidView``.
+/// stack; a view nested deeper than ``Configuration/maximumDepth`` (the root is at depth 0) is
+/// shown as an ``InvalidView``.
 @MainActor
 public final class ViewGraph {
     /// The default of ``Configuration/maximumDepth``.
@@ -90,6 +91,12 @@ public final class ViewGraph {
         var store: Int32
     }
 
+    /// The graph's number, from ``lastSerial``: what a ``NodeID`` names its graph by.
+    nonisolated let serial: UInt64
+    /// The number of the graph made last in the process. Graphs are made on the main actor,
+    /// so the count needs no lock; a number is never given twice.
+    private static var lastSerial: UInt64 = 0
+
     /// The deepest a tree may nest.
     let maximumDepthAllowed: Int
     /// The environment the root sees.
@@ -112,8 +119,9 @@ public final class ViewGraph {
         public var version: Int
         /// The environment the root sees.
         public var environment: EnvironmentValues
-        /// The deepest a tree may nest: a node at this depth shows an ``InvalidView`` instead
-        /// of its body, so that a view that contains itself without end stops.
+        /// The deepest a tree may nest, the root being at depth 0: a tree exactly this deep is
+        /// shown whole, and the first view deeper than this is shown as an ``InvalidView``
+        /// (its siblings dropped), so that a view that contains itself without end stops.
         public var maximumDepth: Int
 
         /// Creates a configuration.
@@ -143,8 +151,10 @@ public final class ViewGraph {
     ///   - root: The root view.
     ///   - configuration: The version, environment and depth limit.
     public init<Root: View>(root: Root, configuration: Configuration = Configuration()) {
+        Self.lastSerial += 1
+        serial = Self.lastSerial
         rootEnvironment = configuration.rootEnvironment
-        maximumDepthAllowed = max(1, configuration.maximumDepth)
+        maximumDepthAllowed = max(0, configuration.maximumDepth)
         var children = Children()
         children.append(root)
         build(children.entries[0])
@@ -155,8 +165,10 @@ public final class ViewGraph {
     ///   - value: The root; a value that is not a view makes an ``InvalidView`` root.
     ///   - configuration: The version, environment and depth limit.
     public init(any value: Any, configuration: Configuration = Configuration()) {
+        Self.lastSerial += 1
+        serial = Self.lastSerial
         rootEnvironment = configuration.rootEnvironment
-        maximumDepthAllowed = max(1, configuration.maximumDepth)
+        maximumDepthAllowed = max(0, configuration.maximumDepth)
         var children = Children()
         children.append(any: value)
         build(children.entries[0])
@@ -214,7 +226,7 @@ public final class ViewGraph {
     /// - Parameter id: The node's identity.
     /// - Returns: The node, or `nil` when it was removed or never made.
     public func node(id: NodeID) -> ViewNode? {
-        id.graph == ObjectIdentifier(self) && isLive(id.index) ? ViewNode(graph: self, index: id.index) : nil
+        id.graph == serial && isLive(id.index) ? ViewNode(graph: self, index: id.index) : nil
     }
 
     /// Sends an action to a node, such as a tap from a renderer, and updates the graph.
@@ -230,7 +242,7 @@ public final class ViewGraph {
     ///   ``ViewGraphError/actionNotHandled(_:typeName:)`` when its view does not handle the action.
     @discardableResult
     public func send(_ action: ViewAction, to id: NodeID) throws(ViewGraphError) -> [String] {
-        guard id.graph == ObjectIdentifier(self), isLive(id.index) else { throw .nodeNotFound(id) }
+        guard id.graph == serial, isLive(id.index) else { throw .nodeNotFound(id) }
         let view = viewValue(of: id.index)
         let handled = ActionResolution.handler?.withOpened(view, as: (any ActionHandling).self) {
             $0.perform(action)
@@ -382,15 +394,7 @@ public final class ViewGraph {
         let environment = store.childEnvironment(record.slot, record.environment)
         beginReconciliation(of: index, record: record, environment: environment)
         var children = Children(graph: self, node: handle(index), environment: environment)
-        if Int(record.depth) >= maximumDepthAllowed, store.viewType != TypeMetadata(InvalidView.self) {
-            // A view whose body contains itself without end: stop with an error node, which
-            // has no children of its own.
-            children.append(
-                InvalidView(reason: "\(store.viewType.name) nests deeper than \(maximumDepthAllowed) levels")
-            )
-        } else {
-            store.evaluate(record.slot, children: &children)
-        }
+        store.evaluate(record.slot, children: &children)
         finishReconciliation()
     }
 
@@ -437,6 +441,14 @@ public final class ViewGraph {
 
     /// Reconciles one child of the node being evaluated with its previous children.
     func reconcileChild<V: View>(_ view: V, identity: AnyHashable?, branch: UInt8) {
+        if Int(reconciliation.depth) > maximumDepthAllowed, V.self != InvalidView.self {
+            // A child deeper than the limit (a view whose body contains itself without end):
+            // the first is shown as an error node, which has no children, the rest dropped.
+            guard reconciliation.next.isEmpty else { return }
+            let reason = "\(TypeMetadata(V.self).name) nests deeper than \(maximumDepthAllowed) levels"
+            reconcileChild(InvalidView(reason: reason), identity: nil, branch: 0)
+            return
+        }
         let store = store(for: V.self)
         var match: Int? = nil
         if let identity {

@@ -21,7 +21,7 @@ public struct ViewNode: Hashable, Identifiable {
     }
 
     /// The node's identity, stable for the node's life and unique in its graph.
-    nonisolated public var id: NodeID { NodeID(graph: ObjectIdentifier(graph), index: index) }
+    nonisolated public var id: NodeID { NodeID(graph: graph.serial, index: index) }
 
     /// Whether the node is still in its graph.
     public var isAlive: Bool { graph.isLive(index) }
@@ -76,8 +76,10 @@ public struct ViewNode: Hashable, Identifiable {
 /// The identity of a node in its graph: stable for the node's life, never reused by a later
 /// node.
 public struct NodeID: Hashable, Sendable, CustomStringConvertible {
-    /// The graph the node belongs to: an identity from another graph names no node here.
-    let graph: ObjectIdentifier
+    /// The serial number of the graph the node belongs to (``ViewGraph`` numbers its graphs
+    /// from a process-wide counter, never reusing one, as an object's address would be after
+    /// it is freed): an identity from another graph, live or released, names no node here.
+    let graph: UInt64
     let index: NodeIndex
 
     /// The identity as text, such as `12.0`: the node's position and generation.
