@@ -178,8 +178,15 @@ private struct Dumper {
             // are the parent's to give.
             let label = node.label(ofChildAt: position)
             let child = walker.node(forChildAt: position, of: node)
-            // Only a function stored at its declaration's abstraction has no node.
-            let isOptionalFunction = child == nil && node.declaredType(ofChildAt: position)?.kind == .optional
+            // Only a function stored at its declaration's abstraction, or a noncopyable part,
+            // has no node.
+            let declaredType = child == nil ? node.declaredType(ofChildAt: position) : nil
+            if let declaredType, !declaredType.isCopyable {
+                writeNoncopyable(label: label, type: declaredType, indent: frame.indent, to: &target)
+                position += 1
+                continue
+            }
+            let isOptionalFunction = declaredType?.kind == .optional
             position += 1
             // Pushed before the child, with its node moved in, so that the child's frames come
             // first and this one resumes after them; taken back when the child has none.
@@ -471,6 +478,16 @@ private struct Dumper {
                 )
             )
         }
+    }
+
+    /// A stored property of noncopyable type, which cannot be copied to be shown: its type is
+    /// named instead (`Swift.dump` traps copying one).
+    private mutating func writeNoncopyable(label: String?, type: TypeMetadata, indent: Int, to target: inout TextBuffer)
+    {
+        guard maxItemCounter > 0 else { return }
+        maxItemCounter -= 1
+        target.writeLineStart(indent: indent, bullet: .leaf, label: label)
+        target.write("(noncopyable \(type.name))\n")
     }
 
     /// A function part that cannot be copied: `Mirror` would copy it and print `(Function)`,

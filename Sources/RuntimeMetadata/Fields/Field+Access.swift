@@ -20,7 +20,8 @@ extension Field {
     /// - Throws: ``RuntimeMetadataError/typeMismatch(expected:actual:context:)`` when `root` is not of
     ///   the declaring type or the property's value is not a `Value`;
     ///   ``RuntimeMetadataError/unresolvableFieldType(name:typeName:mangledName:)`` when the property's
-    ///   type is unknown.
+    ///   type is unknown (or hidden, ``isTypeHidden``); ``RuntimeMetadataError/noncopyableType(typeName:)``
+    ///   when it is noncopyable.
     @inlinable
     public func value<Root, Value>(in root: Root, as type: Value.Type = Value.self) throws(RuntimeMetadataError)
         -> Value
@@ -187,9 +188,11 @@ extension Field {
 
     func resolvedType() throws(RuntimeMetadataError) -> TypeMetadata {
         if storage.withObject({ $0.isAccessible }), let type { return type }
-        guard let type, type.isCopyable else {
+        guard let type else {
             throw .unresolvableFieldType(name: name, typeName: declaringType.name, mangledName: mangledTypeName)
         }
+        // A generic parameter bound to a `~Copyable` type: no copy of the value can be made.
+        guard type.isCopyable else { throw .noncopyableType(typeName: type.name) }
         guard type.hasValueWitnesses else {
             throw .wrongKind(
                 typeName: type.name,

@@ -402,7 +402,7 @@ public struct ValueNode {
         case .leaf:
             return nil
         case .struct, .class, .tuple:
-            // In range, a part without a value is a withheld function.
+            // In range, a part without a value is a withheld function or a noncopyable part.
             guard index < plan.withObject({ $0.value.layouts.count }) else { return nil }
             return plan.withObject { ValueChild(part: index, of: $0, value: childValue(at: index)) }
         case .enum, .optional:
@@ -482,7 +482,8 @@ public struct ValueNode {
         return plan.withObject { box in
             guard box.value.layouts.indices.contains(index) else { return nil }
             let layout = box.value.layouts[index]
-            guard layout.type == type, layout.ownership == .strong, !layout.isWithheldFunction else { return nil }
+            guard layout.type == type, layout.ownership == .strong, !layout.isWithheldFunction, !layout.isNoncopyable
+            else { return nil }
             return layout.offset
         }
     }
@@ -659,7 +660,10 @@ public struct ValueChild {
 
     /// The part's value, looked through any existential container; `nil` only for a function
     /// stored at its declaration's abstraction (or an optional holding one), which cannot be
-    /// handed out as a value (the DocC article "Reading type metadata").
+    /// handed out as a value (the DocC article "Reading type metadata"), and for a stored
+    /// property of noncopyable type, which ``declaredType`` names and no copy can be made of.
+    /// A noncopyable property whose type the compiler hid from reflection
+    /// (``Field/isTypeHidden``) is `()`, declared `()`, as `Mirror` shows it.
     public let value: Any?
 
     /// The type the part is declared with (`Any` for an `Any` property, whose ``value`` has its

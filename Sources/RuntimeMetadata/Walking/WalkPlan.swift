@@ -123,7 +123,8 @@ extension TypeMetadata {
                         offset: $0.offset,
                         type: $0.type.reference,
                         ownership: .strong,
-                        isWithheldFunction: false
+                        isWithheldFunction: false,
+                        isNoncopyable: false
                     )
                 },
                 classHierarchy: []
@@ -156,7 +157,11 @@ extension TypeMetadata {
         var declaring: [TypeMetadata] = []
         var layouts: [OpaqueValueAccess.PartLayout] = []
         for field in fields {
-            guard let type = field.type, type.isCopyable, type.hasValueWitnesses else {
+            // A stored property of noncopyable type whose type the compiler hid from reflection
+            // (``Field/isTypeHidden``) is the `()` that its type accessor returns, as `Mirror`
+            // shows it: an empty part, its siblings walked as usual.
+            let fieldType = field.isTypeHidden ? TypeMetadata(Void.self) : field.type
+            guard let type = fieldType, type.hasValueWitnesses else {
                 let error = RuntimeMetadataError.unresolvableFieldType(
                     name: field.name,
                     typeName: name,
@@ -172,7 +177,9 @@ extension TypeMetadata {
                     offset: field.offset,
                     type: type.reference,
                     ownership: field.ownership.storage,
-                    isWithheldFunction: field.storage.withObject { $0.storesSubstitutedFunction }
+                    isWithheldFunction: field.storage.withObject { $0.storesSubstitutedFunction },
+                    // A noncopyable part is listed with its type, and never copied.
+                    isNoncopyable: !type.isCopyable
                 )
             )
         }

@@ -20,6 +20,9 @@ extension OpaqueValueAccess {
         /// article "Reading type metadata"), or an optional of one: it is never handed out as a
         /// value, except an optional's `nil`, which holds no function.
         let isWithheldFunction: Bool
+        /// Whether the part's type is noncopyable (a class's stored property of a generic
+        /// parameter bound to a `~Copyable` type): it is never copied, and has no value here.
+        let isNoncopyable: Bool
     }
 
     /// Calls `body` with a copy of each part of a value, in order.
@@ -27,7 +30,8 @@ extension OpaqueValueAccess {
     ///   - value: A struct, tuple or class instance, in an `Any`.
     ///   - isObject: Whether the value is a class instance, whose parts are in the object.
     ///   - parts: The parts' layouts.
-    ///   - body: Receives each part's index and its value, or `nil` for a withheld function.
+    ///   - body: Receives each part's index and its value, or `nil` for a withheld function or a
+    ///     noncopyable part.
     static func forEachPart(
         of value: borrowing Any,
         isObject: Bool,
@@ -52,7 +56,7 @@ extension OpaqueValueAccess {
     ///   - part: The part's layout.
     ///   - value: A struct, tuple or class instance, in an `Any`.
     ///   - isObject: Whether the value is a class instance, whose parts are in the object.
-    /// - Returns: The part's value, or `nil` for a withheld function.
+    /// - Returns: The part's value, or `nil` for a withheld function or a noncopyable part.
     static func part(_ part: PartLayout, of value: borrowing Any, isObject: Bool) -> Any? {
         unsafe withUnsafePointer(to: value) { container in
             let (address, _) = unsafe ExistentialContainerLayout.project(
@@ -99,6 +103,7 @@ extension OpaqueValueAccess {
     /// Copies one part out of a value's storage.
     @inline(__always)
     private static func copyPart(_ part: PartLayout, at base: UnsafeRawPointer) -> Any? {
+        if part.isNoncopyable { return nil }
         if part.isWithheldFunction {
             // Only an optional's `nil` is handed out: it holds no function to call.
             guard part.type.rawKind == MetadataKind.optional.rawValue,
