@@ -100,7 +100,9 @@ extension TypeMetadata {
                         ownership: Field.Ownership(suffix: entry.ownershipSuffix),
                         enumType: self,
                         storesSubstitutedFunction: entry.type.map {
-                            TypeMetadata($0).storesSubstitutedFunction(declaredAs: entry.mangledTypeName ?? "")
+                            TypeMetadata($0).storesSubstitutedFunction(declaredAs: entry.mangledTypeName ?? "") {
+                                declaredPattern(ofRecordAt: tag)
+                            }
                         } ?? false,
                         recordedPayloadType: recordedPayloadType
                     )

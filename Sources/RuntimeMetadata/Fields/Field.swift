@@ -136,7 +136,10 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
             self.isTypeHidden = isTypeHidden
             self.mangledTypeName = mangledTypeName
             self.declaringType = declaringType
-            self.storesSubstitutedFunction = type?.storesSubstitutedFunction(declaredAs: mangledTypeName) ?? false
+            self.storesSubstitutedFunction =
+                type?.storesSubstitutedFunction(declaredAs: mangledTypeName) {
+                    declaringType.declaredPattern(ofRecordAt: index)
+                } ?? false
             let isAccessible =
                 !storesSubstitutedFunction && (type.map { $0.isCopyable && $0.hasValueWitnesses } ?? false)
             self.isAccessible = isAccessible

@@ -9,35 +9,71 @@
 // element, an optional's payload) cannot be read or written by this library, whose accessors
 // are generic, and is refused with an error. A function held through a generic parameter
 // (`GenericBox<(Int) -> Int>.value`, declared `T`) is stored in the general form and is read
-// and written like any value. See the "Reading type metadata" article.
+// and written like any value, and so is one held through a tuple or optional of generic
+// parameters (`(T, T)`, `T?`): the declaration's own structure, with its type parameters
+// substituted, decides. See the "Reading type metadata" article.
 
 extension TypeMetadata {
     /// Whether a value of this type, stored under a declaration whose mangled type is
     /// `mangledName`, holds a function at the declaration's own abstraction.
     ///
-    /// Conservative: a declared type that is not a bare generic parameter is taken at its
-    /// structure, so `(T, Int)` holding a function is refused although the compiler stores
-    /// its `T` in the general form.
-    /// - Parameter mangledName: The declaration's mangled type, as the field record stores it.
+    /// The declaration's structure decides, followed through substitution: a function that the
+    /// declaration reaches through its own tuples and optionals (`(Int) -> Int`, `(T, (Int) ->
+    /// Int)`, `((Int) -> Int)?`) is stored at its own abstraction, one that it reaches through a
+    /// type parameter (`T`, `(T, T)`, `T?` with `T == (Int) -> Int`) in the general form. The
+    /// declaration's pattern is its type resolved with the type parameters replaced by a marker
+    /// (``TypeParameterMarker``); when it cannot be resolved so (an associated or opaque type
+    /// in the declaration, a parameter pack), the answer is the conservative `true`.
+    /// - Parameters:
+    ///   - mangledName: The declaration's mangled type, as the field record stores it.
+    ///   - pattern: Resolves the declaration's pattern; called only when this type holds a
+    ///     function in its structure.
     /// - Returns: `true` when values cannot be moved through generic code.
-    func storesSubstitutedFunction(declaredAs mangledName: String) -> Bool {
-        !Self.isGenericParameter(mangledName) && containsStructuralFunction(depth: 0)
+    func storesSubstitutedFunction(declaredAs mangledName: String, pattern: () -> TypeMetadata?) -> Bool {
+        guard !Self.isGenericParameter(mangledName), containsStructuralFunction(in: nil, depth: 0) else {
+            return false
+        }
+        // A dependent member (`T.Element`, `Qz`) or an opaque type (`Qo`) in the declaration:
+        // resolving it with a marker would call the real arguments' witness tables with the
+        // marker as their conforming type. Symbolic references are shown as `<ref>`, so a `Q`
+        // here is an operator or part of an identifier (conservative either way).
+        guard !mangledName.contains("Q"), let pattern = pattern() else { return true }
+        return containsStructuralFunction(in: pattern, depth: 0)
     }
 
-    /// Whether a function is reachable through the type's structure: the type itself, a tuple's
-    /// elements, an optional's payload.
-    private func containsStructuralFunction(depth: Int) -> Bool {
+    /// Whether a function is reachable through the type's structure (the type itself, a
+    /// tuple's elements, an optional's payload) where the declaration's pattern has structure
+    /// too, not a type parameter.
+    /// - Parameters:
+    ///   - pattern: The declaration's pattern at this position; `nil` to follow the type's own
+    ///     structure alone.
+    ///   - depth: The nesting so far.
+    /// - Returns: Whether such a function is reachable.
+    private func containsStructuralFunction(in pattern: TypeMetadata?, depth: Int) -> Bool {
         // Structure nests no deeper than the type's name, which the name limits bound; the
         // depth guard keeps a corrupted record from recursing without end.
         guard depth < RuntimeMetadataLimits.maximumNameNesting else { return true }
+        if let pattern, pattern == TypeParameterMarker.metadata { return false }
         switch kind {
         case .function:
             return true
         case .tuple:
-            return tupleElements.contains { $0.type.containsStructuralFunction(depth: depth + 1) }
+            let elements = tupleElements
+            guard let pattern else {
+                return elements.contains { $0.type.containsStructuralFunction(in: nil, depth: depth + 1) }
+            }
+            let patterns = pattern.tupleElements
+            guard pattern.kind == .tuple, patterns.count == elements.count else { return true }
+            return zip(elements, patterns).contains {
+                $0.type.containsStructuralFunction(in: $1.type, depth: depth + 1)
+            }
         case .optional:
             guard case .type(let wrapped)? = genericArguments.first else { return false }
-            return wrapped.containsStructuralFunction(depth: depth + 1)
+            guard let pattern else { return wrapped.containsStructuralFunction(in: nil, depth: depth + 1) }
+            guard pattern.kind == .optional, case .type(let wrappedPattern)? = pattern.genericArguments.first else {
+                return true
+            }
+            return wrapped.containsStructuralFunction(in: wrappedPattern, depth: depth + 1)
         default:
             return false
         }
@@ -53,4 +89,20 @@ extension TypeMetadata {
             $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "d") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
         }
     }
+
+    /// The pattern of the declaration of the stored property or case at `index` of this type's
+    /// field records (``storesSubstitutedFunction(declaredAs:pattern:)``).
+    /// - Parameter index: The record's position.
+    /// - Returns: The pattern, or `nil` when it cannot be resolved.
+    func declaredPattern(ofRecordAt index: Int) -> TypeMetadata? {
+        record.reference.declaredPattern(ofRecordAt: index, marker: TypeParameterMarker.metadata.reference)
+            .map(TypeMetadata.init)
+    }
+}
+
+/// The type that stands for every type parameter of a declaration when its pattern is resolved:
+/// no declaration names it, so where a pattern holds it, the declaration has a type parameter.
+struct TypeParameterMarker {
+    /// The marker's metadata.
+    static let metadata = TypeMetadata(TypeParameterMarker.self)
 }

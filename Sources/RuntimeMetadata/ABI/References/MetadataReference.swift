@@ -252,6 +252,50 @@ struct MetadataReference: Hashable, Sendable {
         return unsafe resolved.map(MetadataReference.init)
     }
 
+    /// The type a stored property or case of this nominal type declares, resolved with every
+    /// type parameter of the type's generic context replaced by `marker`: the declaration's
+    /// abstraction pattern. Where the result holds `marker`, the declaration names a type
+    /// parameter there, and values are stored in the most general form (a function as generic
+    /// code calls it); elsewhere, as the declared structure has them.
+    ///
+    /// The metadata's own key arguments are copied (value parameters and witness tables kept)
+    /// and the type parameters' words replaced, then the record's mangled name is resolved
+    /// against that copy, as ``resolve(_:)`` resolves it against the real arguments.
+    /// - Parameters:
+    ///   - index: The record's position in the type's field descriptor.
+    ///   - marker: A type no declaration names.
+    /// - Returns: The pattern; the declared type itself for a type without generic parameters;
+    ///   `nil` when the record has no type, the context has a parameter pack, or the runtime
+    ///   cannot resolve the name with the marker (a requirement the marker does not meet).
+    func declaredPattern(ofRecordAt index: Int, marker: MetadataReference) -> MetadataReference? {
+        guard let descriptor = typeDescriptor,
+            let fields = unsafe TypeContextDescriptorLayout(descriptor.address).fieldDescriptor
+        else { return nil }
+        let records = unsafe fields.records
+        guard unsafe records.indices.contains(index), let namePointer = unsafe records[index].mangledTypeName else {
+            return nil
+        }
+        let name = unsafe MangledNameLayout(namePointer)
+        guard let context = unsafe descriptor.genericContext, let vector = unsafe genericArgumentVector else {
+            return unsafe resolve(name)
+        }
+        let count = unsafe context.keyArgumentCount
+        let words = GenericArgumentVector(count: count, witnessSlot: count)
+        for slot in 0..<count {
+            words.store(unsafe vector.read(at: slot * MemoryLayout<UInt>.size), at: slot)
+        }
+        var slot = unsafe context.shapeClassCount
+        for parameter in unsafe context.parameters where parameter & 0x80 != 0 {
+            defer { slot += 1 }
+            switch parameter & 0x3F {
+            case 0: words.store(marker.identity, at: slot)
+            case 2: continue
+            default: return nil
+            }
+        }
+        return unsafe words.resolve(name, in: descriptor)
+    }
+
     // MARK: - Classes
 
     /// The superclass of class metadata.
