@@ -23,6 +23,17 @@ public enum RuntimeMetadataLimits {
     /// stack of its own, so the caller's stack size does not matter to it.
     public static let maximumNameNesting = 256
 
+    /// The deepest nesting that ``TypeMetadata/name`` spells: the name of a type that nests
+    /// deeper (through generic recursion, a type the program builds at run time) is spelled to
+    /// this many levels, what lies deeper written `…`, and its ``TypeMetadata/mangledName`` is
+    /// `nil`.
+    ///
+    /// The runtime's `swift_getTypeName` recurses once per level, about 1.3 KiB of stack each;
+    /// the library names deep types on a 64 MiB stack of its own, where this limit uses a fifth.
+    /// ``TypeMetadata/name(maximumNesting:)`` spells fewer levels for callers that print many
+    /// names, such as a renderer of deep view trees.
+    public static let maximumNamedNesting = 10_000
+
     /// The most elements a tuple may have: the runtime's `TupleTypeFlags` keep the count in
     /// 16 bits (include/swift/ABI/MetadataValues.h).
     public static let maximumTupleArity = 0xFFFF

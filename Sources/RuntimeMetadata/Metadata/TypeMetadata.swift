@@ -60,7 +60,31 @@ public struct TypeMetadata: Hashable, Sendable, CustomStringConvertible, CustomD
     public var kind: Kind { immortalRecord.withObject { $0.kind } }
 
     /// The type's fully qualified name, as `String(reflecting:)` prints it.
+    ///
+    /// A type that nests deeper than ``RuntimeMetadataLimits/maximumNamedNesting`` levels (a
+    /// generic type the program builds by recursion, `W<W<…<Int>…>>`) is spelled to that depth,
+    /// what lies deeper written `…`: the runtime's own namer runs out of stack on such types.
     public var name: String { record.name }
+
+    /// The type's name spelled to `maximumNesting` levels of nesting (the name itself is one
+    /// level), as ``name`` is spelled to ``RuntimeMetadataLimits/maximumNamedNesting``: a type
+    /// that nests no deeper has its full name, and a deeper one its outer levels, each part
+    /// that fits the levels left named whole and what lies deeper written `…`.
+    ///
+    /// ```swift
+    /// TypeMetadata([[Int]].self).name(maximumNesting: 2)   // "Swift.Array<Swift.Array<…>>"
+    /// ```
+    ///
+    /// Callers that print a name per value of a deep structure use it to keep their output
+    /// linear in the structure's size.
+    /// - Parameter maximumNesting: The levels to spell, at least 1.
+    /// - Returns: The name.
+    public func name(maximumNesting: Int) -> String {
+        guard record.kind.isKnown, maximumNesting < RuntimeMetadataLimits.maximumNamedNesting,
+            reference.nestsDeeper(than: max(maximumNesting, 1))
+        else { return name }
+        return reference.name(maximumNesting: maximumNesting)
+    }
 
     /// The type's mangled name without the `$s` prefix, as `_mangledTypeName` returns it.
     ///

@@ -14,7 +14,7 @@ extension MetadataReference {
         guard containsUnnamableType else { return runtimeQualifiedName }
         var contains: [MetadataReference: Bool] = [:]
         markUnnamableParts(in: &contains)
-        return structuralName(contains)
+        return structuralName { $0.partName(contains) }
     }
 
     /// The runtime's mangled name, without `$s`; `nil` for a type the runtime cannot name.
@@ -74,44 +74,45 @@ extension MetadataReference {
     /// - Parameter contains: Which parts contain an unnamable type.
     /// - Returns: The name.
     private func partName(_ contains: [MetadataReference: Bool]) -> String {
-        contains[self] == true ? structuralName(contains) : runtimeQualifiedName
+        contains[self] == true ? structuralName { $0.partName(contains) } : runtimeQualifiedName
     }
 
-    /// The name built from the type's structure, each part named by the runtime where it can.
-    /// It recurses only along the parts that contain an unnamable type; a deep type is named on
-    /// the reserve stack by its caller (``safeQualifiedName``).
-    /// - Parameter contains: Which parts contain an unnamable type.
+    /// The name built from the type's structure, each part named by `partName`: the runtime's
+    /// name where it can name the part, else the part's own structure (recursing only along the
+    /// parts that contain an unnamable type), or an abbreviation (``name(maximumNesting:)``). A
+    /// deep type is named on the reserve stack by its caller (``safeQualifiedName``).
+    /// - Parameter partName: Names a part.
     /// - Returns: The name.
-    private func structuralName(_ contains: [MetadataReference: Bool]) -> String {
+    func structuralName(_ partName: (MetadataReference) -> String) -> String {
         if let constrained = constrainedExistential {
             var constraints = constrained.protocols.map(\.qualifiedName)
             if constrained.isClassBound { constraints.append("Swift.AnyObject") }
             var text = "any " + (constraints.isEmpty ? "Swift.Any" : constraints.joined(separator: " & "))
             if !constrained.arguments.isEmpty {
-                text += "<" + constrained.arguments.map { $0.partName(contains) }.joined(separator: ", ") + ">"
+                text += "<" + constrained.arguments.map(partName).joined(separator: ", ") + ">"
             }
             return isUnnamableExistential ? text + ".Type" : text
         }
-        if let instance = instanceType { return instance.partName(contains) + ".Type" }
+        if let instance = instanceType { return partName(instance) + ".Type" }
         if let function {
-            let parameters = function.parameters.map { $0.type.partName(contains) }.joined(separator: ", ")
-            return "(" + parameters + ") -> " + function.result.partName(contains)
+            let parameters = function.parameters.map { partName($0.type) }.joined(separator: ", ")
+            return "(" + parameters + ") -> " + partName(function.result)
         }
         if rawKind == MetadataKind.tuple.rawValue {
             let elements = tupleElements.map { element in
                 element.label.isEmpty
-                    ? element.type.partName(contains) : element.label + ": " + element.type.partName(contains)
+                    ? partName(element.type) : element.label + ": " + partName(element.type)
             }
             return "(" + elements.joined(separator: ", ") + ")"
         }
         if let fixedArray {
-            return "Builtin.FixedArray<\(fixedArray.count), \(fixedArray.element.partName(contains))>"
+            return "Builtin.FixedArray<\(fixedArray.count), \(partName(fixedArray.element))>"
         }
         if let descriptor = typeDescriptor {
             let arguments = genericArguments.map { argument in
                 switch argument {
-                case .type(let type): type.partName(contains)
-                case .pack(let types): "Pack{" + types.map { $0.partName(contains) }.joined(separator: ", ") + "}"
+                case .type(let type): partName(type)
+                case .pack(let types): "Pack{" + types.map(partName).joined(separator: ", ") + "}"
                 case .value(let value): String(value)
                 }
             }

@@ -84,9 +84,9 @@ struct Children {
     ///   - view: The child.
     ///   - identity: Its identity in its data, if any.
     ///   - branch: The branch of a conditional the child is in, part of its structural identity.
-    mutating func append<V: View>(_ view: V, identity: AnyHashable? = nil, branch: UInt8 = 0) {
+    mutating func append<V: View>(_ view: consuming V, identity: AnyHashable? = nil, branch: UInt8 = 0) {
         // A metatype comparison first: a dynamic cast per child would cost more than the rest.
-        if V.self == DynamicView.self, let dynamic = view as? DynamicView {
+        if V.self == DynamicView.self, let dynamic = (copy view) as? DynamicView {
             // A view known only at run time makes no node of its own.
             append(any: dynamic.value, identity: identity, branch: branch)
             return
@@ -95,7 +95,7 @@ struct Children {
             entries.append(Entry(type: TypeMetadata(V.self), view: view, identity: identity))
             return
         }
-        graph.reconcileChild(view, identity: identity, branch: branch)
+        graph.reconcileChild(consume view, identity: identity, branch: branch)
     }
 
     /// Adds a child known only as `Any`: resolved to its dynamic type's typed child through

@@ -342,7 +342,7 @@ public final class ViewGraph {
     }
 
     private func makeNode<V: View>(
-        _ view: V,
+        _ view: consuming V,
         identity: AnyHashable?,
         parent: Int32,
         depth: Int32,
@@ -350,7 +350,7 @@ public final class ViewGraph {
     ) -> NodeIndex {
         let store = store(for: V.self)
         let index = freeRecords.popLast() ?? Int32(records.count)
-        let slot = store.insert(view, owner: index)
+        let slot = store.insert(consume view, owner: index)
         var record = NodeRecord(store: store.id, slot: slot, parent: parent, depth: depth, environment: environment)
         record.identity = identity
         if Int(index) < records.count {
@@ -440,7 +440,7 @@ public final class ViewGraph {
     }
 
     /// Reconciles one child of the node being evaluated with its previous children.
-    func reconcileChild<V: View>(_ view: V, identity: AnyHashable?, branch: UInt8) {
+    func reconcileChild<V: View>(_ view: consuming V, identity: AnyHashable?, branch: UInt8) {
         if Int(reconciliation.depth) > maximumDepthAllowed, V.self != InvalidView.self {
             // A child deeper than the limit (a view whose body contains itself without end):
             // the first is shown as an error node, which has no children, the rest dropped.
@@ -464,12 +464,12 @@ public final class ViewGraph {
         if let match {
             reconciliation.claimed[match] = true
             let child = reconciliation.previous[match]
-            if store.receive(view, at: records[Int(child)].slot) { records[Int(child)].needsEvaluation = true }
+            if store.receive(consume view, at: records[Int(child)].slot) { records[Int(child)].needsEvaluation = true }
             give(reconciliation.environment, to: child)
             reconciliation.next.append(child)
         } else {
             let child = makeNode(
-                view,
+                consume view,
                 identity: identity,
                 parent: reconciliation.parent,
                 depth: reconciliation.depth,

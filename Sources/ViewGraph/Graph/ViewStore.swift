@@ -80,8 +80,8 @@ class ViewStore<V: View>: AnyViewStore {
     ///   - view: The view.
     ///   - owner: The position of its node.
     /// - Returns: The view's slot.
-    final func insert(_ view: V, owner: Int32) -> Int32 {
-        views.append(view)
+    final func insert(_ view: consuming V, owner: Int32) -> Int32 {
+        views.append(consume view)
         owners.append(owner)
         return Int32(views.count - 1)
     }
@@ -89,10 +89,10 @@ class ViewStore<V: View>: AnyViewStore {
     /// Takes a parent's new value for the view in a slot.
     /// - Returns: Whether the value differs by layout equality, so that the view must be
     ///   evaluated again.
-    final func receive(_ view: V, at slot: Int32) -> Bool {
+    final func receive(_ view: consuming V, at slot: Int32) -> Bool {
         let index = Int(slot)
         if TypeMetadata.layoutEquals(views[index], view) { return false }
-        views[index] = view
+        views[index] = consume view
         return true
     }
 
@@ -132,6 +132,14 @@ class ViewStore<V: View>: AnyViewStore {
 
     override func evaluate(_ slot: Int32, children: inout Children) {
         guard let graph = children.graph else { return }
+        if properties.isEmpty, finalStyling == nil, V.Body.self != Never.self {
+            // Nothing to install: the body of the stored view, without a copy of the view. A
+            // view's copy costs what its type's value witnesses do, which for a generic view
+            // nested n levels deep is n calls; the body's own copy of its content is the one
+            // copy left, and it is moved into the child's store.
+            children.append(body(ofViewAt: Int(slot)))
+            return
+        }
         let view = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
         if let finalStyling, finalStyling.isInsideFinalStyling(children.readOwn(\.styles)) {
             // A styled view built again inside its own final styling: the style's output.
@@ -141,6 +149,14 @@ class ViewStore<V: View>: AnyViewStore {
         } else {
             children.append(view.body)
         }
+    }
+
+    /// The body of the view in a slot, read where the buffer holds the view: the array's
+    /// subscript would return a copy of it. The buffer is held by a local reference that ends
+    /// before the body is appended, so that appending to the buffer does not copy it.
+    private func body(ofViewAt index: Int) -> V.Body {
+        let views = self.views
+        return views.span[index].body
     }
 
     final override func viewValue(_ slot: Int32, node: NodeIndex, graph: ViewGraph) -> Any {

@@ -57,9 +57,14 @@ public struct TextRenderer: Sendable {
         return line
     }
 
+    /// The deepest nesting of a type name the renderer spells: a view type nested deeper (a
+    /// generic view built by recursion, `W<W<…>>`) is printed to this depth, what lies deeper
+    /// written `…`, so that a tree of such views renders in text linear in its size.
+    public static let maximumNameNesting = 32
+
     @MainActor
     private func typeName(_ node: ViewNode) -> String {
-        let name = node.viewType.name
+        let name = node.viewType.name(maximumNesting: Self.maximumNameNesting)
         guard !qualifiedNames else { return name }
         return Self.unqualifiedName(name)
     }

@@ -175,3 +175,68 @@ struct DeepProgramTypeTests {
         }
     }
 }
+
+/// A generic wrapper, nested by ``programBuiltWrapper(depth:)``.
+struct Wrapping<T> {}
+
+/// `Wrapping<…<Int>…>`, `depth` levels of `Wrapping` deep, built in a loop by generic code.
+func programBuiltWrapper(depth: Int) -> Any.Type {
+    func wrap<T>(_: T.Type) -> Any.Type { Wrapping<T>.self }
+    var type: Any.Type = Int.self
+    for _ in 0..<depth { type = _openExistential(type, do: wrap) }
+    return type
+}
+
+@Suite("Reliability: names past the named nesting")
+struct NamedNestingTests {
+    @Test("A type nested 60,000 and 120,000 deep is named, abbreviated past the limit, without a crash")
+    func beyondTheStack() async {
+        await #expect(processExitsWith: .success) {
+            let limit = RuntimeMetadataLimits.maximumNamedNesting
+            for depth in [60_000, 120_000] {
+                let metadata = TypeMetadata(programBuiltWrapper(depth: depth))
+                let name = metadata.name
+                let prefix = String(repeating: "RuntimeMetadataTests.Wrapping<", count: limit)
+                #expect(name == prefix + "…" + String(repeating: ">", count: limit))
+                #expect(metadata.mangledName == nil)
+                let short = metadata.name(maximumNesting: 3)
+                #expect(
+                    short
+                        == "RuntimeMetadataTests.Wrapping<RuntimeMetadataTests.Wrapping<RuntimeMetadataTests.Wrapping<…>>>"
+                )
+            }
+        }
+    }
+
+    @Test("At the limit the name is whole, as String(reflecting:) prints it; one level more is abbreviated")
+    func atTheLimit() async {
+        await #expect(processExitsWith: .success) {
+            let limit = RuntimeMetadataLimits.maximumNamedNesting
+            // `limit - 1` wrappers and `Int`: exactly `limit` levels.
+            let whole = programBuiltWrapper(depth: limit - 1)
+            // The oracles recurse as deep as the type: on a stack large enough for them.
+            let (reflecting, mangled) = ReserveStack.run { (String(reflecting: whole), _mangledTypeName(whole)) }
+            #expect(TypeMetadata(whole).name == reflecting)
+            #expect(TypeMetadata(whole).mangledName == mangled)
+            let deeper = TypeMetadata(programBuiltWrapper(depth: limit))
+            #expect(
+                deeper.name.hasSuffix("RuntimeMetadataTests.Wrapping<…>" + String(repeating: ">", count: limit - 1))
+            )
+        }
+    }
+
+    @Test("name(maximumNesting:) spells the levels asked for; shallower types keep their whole name")
+    func abbreviatedNames() {
+        #expect(TypeMetadata([[Int]].self).name(maximumNesting: 2) == "Swift.Array<Swift.Array<…>>")
+        #expect(TypeMetadata([[Int]].self).name(maximumNesting: 3) == String(reflecting: [[Int]].self))
+        #expect(TypeMetadata([[Int]].self).name(maximumNesting: 1) == "Swift.Array<…>")
+        let tuple = ([Int], Int, (Int) -> [String]).self
+        #expect(TypeMetadata(tuple).name(maximumNesting: 2) == "(Swift.Array<…>, Swift.Int, (…) -> …)")
+        #expect(TypeMetadata(tuple).name(maximumNesting: 8) == String(reflecting: tuple))
+        let deep = programBuiltWrapper(depth: 200)
+        #expect(TypeMetadata(deep).name(maximumNesting: 500) == String(reflecting: deep))
+        #expect(
+            TypeMetadata(deep).name(maximumNesting: 200).hasSuffix("Wrapping<…>" + String(repeating: ">", count: 199))
+        )
+    }
+}
