@@ -7,7 +7,22 @@
 
 #if defined(__ELF__)
 
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "CMDImageProbe.h"
 #include "CMDMetadataSections.h"
+#include "CMDRuntime.h"
 
 /// Mirrors `swift::MetadataSections` version 5 in swiftlang/swift
 /// `stdlib/public/SwiftShims/swift/shims/MetadataSections.h`. Fields are only ever
@@ -93,6 +108,187 @@ size_t cmd_imageCount(void) {
     size_t count = 0;
     swift_enumerateAllMetadataSections(cmd_countImage, &count);
     return count;
+}
+
+// MARK: - Probing a library in a child process (CMDImageProbe.h)
+
+static const char *const cmd_probeSectionNames[CMD_PROBE_SECTION_COUNT] = {
+    "swift5_protocols", "swift5_protocol_conformances", "swift5_type_metadata",
+    "swift5_fieldmd", "swift5_typeref", "swift5_reflstr",
+};
+
+const char *cmd_probeSectionName(size_t index) {
+    return index < CMD_PROBE_SECTION_COUNT ? cmd_probeSectionNames[index] : NULL;
+}
+
+/// What the child writes to the pipe first; a byte `'S'` follows when its scan completes.
+typedef struct {
+    int32_t status;
+    CMDSectionRange sections[CMD_PROBE_SECTION_COUNT];
+    char message[512];
+} CMDProbeReport;
+
+typedef struct {
+    const void *imageBase;
+    const CMDRuntimeMetadataSections *found;
+} CMDProbeSearch;
+
+static bool cmd_findImage(const CMDRuntimeMetadataSections *sections, void *rawContext) {
+    CMDProbeSearch *search = rawContext;
+    Dl_info info;
+    if (sections->version >= CMD_MINIMUM_SECTIONS_VERSION && dladdr(sections->baseAddress, &info) != 0 &&
+        info.dli_fbase == search->imageBase) {
+        search->found = sections;
+        return false;
+    }
+    return true;
+}
+
+/// Writes all of a buffer, or gives up on an error.
+static void cmd_writeAll(int fd, const void *bytes, size_t count) {
+    const char *cursor = bytes;
+    while (count > 0) {
+        ssize_t written = write(fd, cursor, count);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return;
+        cursor += written;
+        count -= (size_t)written;
+    }
+}
+
+/// The child: loads, reports, scans, exits. Only C and the runtime's code run here.
+static void cmd_probeChild(
+    int fd,
+    const char *path,
+    const void *scanType,
+    const void *const *scanProtocols,
+    size_t scanProtocolCount
+) {
+    // A crash is the answer, not an event to report: no backtracer, no core.
+    const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT};
+    for (size_t index = 0; index < sizeof fatal / sizeof fatal[0]; index++) signal(fatal[index], SIG_DFL);
+    CMDProbeReport report;
+    memset(&report, 0, sizeof report);
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    struct link_map *map = NULL;
+    Dl_info own;
+    if (handle == NULL) {
+        report.status = CMDProbeStatusLoadFailed;
+        const char *error = dlerror();
+        strncpy(report.message, error ? error : "dlopen failed", sizeof report.message - 1);
+    } else if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == NULL || dladdr(map->l_ld, &own) == 0) {
+        report.status = CMDProbeStatusFailed;
+        strncpy(report.message, "the loader does not describe the library", sizeof report.message - 1);
+    } else {
+        CMDProbeSearch search = {own.dli_fbase, NULL};
+        swift_enumerateAllMetadataSections(cmd_findImage, &search);
+        if (search.found == NULL) {
+            report.status = CMDProbeStatusNotRegistered;
+        } else {
+            const CMDRuntimeMetadataSections *found = search.found;
+            const CMDSectionRange ranges[CMD_PROBE_SECTION_COUNT] = {
+                found->swift5_protocols, found->swift5_protocol_conformances, found->swift5_type_metadata,
+                found->swift5_fieldmd, found->swift5_typeref, found->swift5_reflstr,
+            };
+            report.status = CMDProbeStatusReported;
+            for (size_t index = 0; index < CMD_PROBE_SECTION_COUNT; index++) {
+                report.sections[index].start = ranges[index].start - map->l_addr;
+                report.sections[index].length = ranges[index].length;
+            }
+        }
+    }
+    cmd_writeAll(fd, &report, sizeof report);
+    if (report.status == CMDProbeStatusReported) {
+        for (size_t index = 0; index < scanProtocolCount; index++) {
+            (void)cmd_conformsToProtocol(scanType, scanProtocols[index]);
+        }
+        cmd_writeAll(fd, "S", 1);
+    }
+    _exit(0);
+}
+
+/// Milliseconds on the monotonic clock.
+static int64_t cmd_milliseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+void cmd_probeImage(
+    const char *path,
+    int timeoutMilliseconds,
+    const void *scanType,
+    const void *const *scanProtocols,
+    size_t scanProtocolCount,
+    CMDImageProbe *result
+) {
+    memset(result, 0, sizeof *result);
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        result->status = CMDProbeStatusFailed;
+        snprintf(result->message, sizeof result->message, "no pipe: %s", strerror(errno));
+        return;
+    }
+    pid_t child = fork();
+    if (child < 0) {
+        result->status = CMDProbeStatusFailed;
+        snprintf(result->message, sizeof result->message, "no child process: %s", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        return;
+    }
+    if (child == 0) {
+        close(fds[0]);
+        cmd_probeChild(fds[1], path, scanType, scanProtocols, scanProtocolCount);
+    }
+    close(fds[1]);
+    unsigned char buffer[sizeof(CMDProbeReport) + 1];
+    size_t received = 0;
+    bool timedOut = false;
+    int64_t deadline = cmd_milliseconds() + timeoutMilliseconds;
+    while (received < sizeof buffer) {
+        int64_t left = deadline - cmd_milliseconds();
+        if (left <= 0) {
+            timedOut = true;
+            break;
+        }
+        struct pollfd poller = {fds[0], POLLIN, 0};
+        int ready = poll(&poller, 1, (int)left);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready <= 0) {
+            timedOut = ready == 0;
+            break;
+        }
+        ssize_t count = read(fds[0], buffer + received, sizeof buffer - received);
+        if (count < 0 && errno == EINTR) continue;
+        if (count <= 0) break;
+        received += (size_t)count;
+    }
+    close(fds[0]);
+    if (timedOut) kill(child, SIGKILL);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    if (WIFSIGNALED(status)) result->signal = WTERMSIG(status);
+    if (timedOut) {
+        result->status = CMDProbeStatusTimedOut;
+        return;
+    }
+    if (received < sizeof(CMDProbeReport)) {
+        if (result->signal != 0) {
+            result->status = CMDProbeStatusCrashed;
+        } else {
+            result->status = CMDProbeStatusFailed;
+            snprintf(result->message, sizeof result->message, "the child process ended without a report");
+        }
+        return;
+    }
+    CMDProbeReport report;
+    memcpy(&report, buffer, sizeof report);
+    result->status = (CMDProbeStatus)report.status;
+    memcpy(result->sections, report.sections, sizeof report.sections);
+    memcpy(result->message, report.message, sizeof result->message);
+    result->message[sizeof result->message - 1] = 0;
+    result->scanCompleted = received > sizeof(CMDProbeReport) && buffer[sizeof(CMDProbeReport)] == 'S';
 }
 
 #endif  // defined(__ELF__)

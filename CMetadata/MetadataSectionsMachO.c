@@ -10,6 +10,9 @@
 #include <mach-o/dyld.h>
 #include <mach-o/getsect.h>
 
+#include <string.h>
+
+#include "CMDImageProbe.h"
 #include "CMDMetadataSections.h"
 
 #if __LP64__
@@ -60,6 +63,31 @@ size_t cmd_copyImages(CMDImage *buffer, size_t capacity) {
 
 size_t cmd_imageCount(void) {
     return cmd_copyImages(NULL, 0);
+}
+
+// CMDImageProbe.h: the probe reads the ELF registration (`swift_enumerateAllMetadataSections`);
+// on Apple platforms it reports that it cannot run.
+const char *cmd_probeSectionName(size_t index) {
+    (void)index;
+    return NULL;
+}
+
+void cmd_probeImage(
+    const char *path,
+    int timeoutMilliseconds,
+    const void *scanType,
+    const void *const *scanProtocols,
+    size_t scanProtocolCount,
+    CMDImageProbe *result
+) {
+    (void)path;
+    (void)timeoutMilliseconds;
+    (void)scanType;
+    (void)scanProtocols;
+    (void)scanProtocolCount;
+    memset(result, 0, sizeof *result);
+    result->status = CMDProbeStatusFailed;
+    strncpy(result->message, "probing a library is supported on ELF platforms", sizeof result->message - 1);
 }
 
 #endif  // defined(__APPLE__) && defined(__MACH__)

@@ -7,6 +7,7 @@
 
 // The standard library cannot read files; Foundation's FileManager does, with safe APIs.
 import Foundation
+import RuntimeMetadata
 
 /// A file checked to be a 64-bit little-endian ELF image with Swift metadata sections.
 struct ImageFile {
@@ -14,6 +15,10 @@ struct ImageFile {
     let path: String
     /// The names of its sections.
     let sectionNames: [String]
+    /// Its loadable segments.
+    private let layout: LoadedImageLayout
+    /// Its bytes, mapped.
+    private let data: Data
 
     /// Reads and checks a file.
     /// - Parameter path: The file's path.
@@ -106,11 +111,56 @@ struct ImageFile {
         }
         self.path = path
         self.sectionNames = sectionNames
+        self.layout = layout
+        self.data = data
+    }
+
+    /// Checks the sections the runtime registers for the file, as a child process that loaded
+    /// it reported them (``ImageProbe``): the records the runtime will read, wherever the
+    /// section headers say they are. Each registered section must lie in the file's loadable
+    /// segments, and its records pass the same checks as the section headers' sections.
+    /// - Parameter probe: What the runtime registered.
+    /// - Throws: ``InspectorError/corruptMetadata(path:section:record:reason:)`` for a bad
+    ///   section or record, or for a child whose conformance scan died.
+    func checkRegisteredSections(_ probe: ImageProbe) throws(InspectorError) {
+        let file = data.span
+        for section in probe.sections where section.size > 0 {
+            guard section.address <= UInt(ByteReader.largestValue), section.size <= ByteReader.largestValue,
+                layout.fileOffset(Int(section.address), count: section.size) != nil
+            else {
+                throw .corruptMetadata(
+                    path: path,
+                    section: section.name,
+                    record: 0,
+                    reason: "lies outside the image, where the runtime registered it"
+                )
+            }
+            if let (record, reason) = MetadataSectionCheck.check(
+                section: section.name,
+                address: Int(section.address),
+                size: section.size,
+                in: layout,
+                file: file
+            ) {
+                throw .corruptMetadata(path: path, section: section.name, record: record, reason: reason)
+            }
+        }
+        if let signal = probe.scanSignal {
+            throw .corruptMetadata(
+                path: path,
+                section: "swift5_protocol_conformances",
+                record: 0,
+                reason: "crashed the runtime's conformance scan in a child process (signal \(signal))"
+            )
+        }
+        guard probe.scanCompleted else {
+            throw .loadFailed(path: path, reason: "the runtime's conformance scan in a child process did not finish")
+        }
     }
 }
 
 /// Bounds-checked little-endian reads over a file's bytes.
-private struct ByteReader {
+struct ByteReader {
     /// The file, indexed from 0.
     let bytes: Data
     let path: String

@@ -65,15 +65,29 @@ public enum Inspector {
     /// - Parameter path: The library.
     /// - Throws: ``InspectorError`` for a missing, foreign or truncated file or a refused load.
     static func load(_ path: String) throws(InspectorError) {
-        _ = try ImageFile(path: path)
+        let file = try ImageFile(path: path)
+        // The section headers' sections are checked above; the runtime reads the sections the
+        // library registers when it loads, which a child process that loaded it reports.
+        let probe: ImageProbe
+        do {
+            probe = try Image.probe(path)
+        } catch {
+            throw loadError(error, path: path)
+        }
+        try file.checkRegisteredSections(probe)
         do {
             try Image.load(path)
         } catch {
-            switch error {
-            case .notASwiftImage: throw .notSwift(path: path)
-            case .imageLoadFailed(_, let reason): throw .loadFailed(path: path, reason: reason)
-            default: throw .loadFailed(path: path, reason: "\(error)")
-            }
+            throw loadError(error, path: path)
+        }
+    }
+
+    /// The inspector's error for a refused load.
+    private static func loadError(_ error: RuntimeMetadataError, path: String) -> InspectorError {
+        switch error {
+        case .notASwiftImage: .notSwift(path: path)
+        case .imageLoadFailed(_, let reason): .loadFailed(path: path, reason: reason)
+        default: .loadFailed(path: path, reason: "\(error)")
         }
     }
 

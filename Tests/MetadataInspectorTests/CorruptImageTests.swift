@@ -6,6 +6,7 @@
 
 import Fixtures
 import Foundation
+import RuntimeMetadata
 import Testing
 
 @testable import MetadataInspector
@@ -206,6 +207,155 @@ struct CorruptHeaderTests {
                 }
             }
             print("FUZZ-REPORT ELF headers: 200 mutants, \(refused) refused")
+        }
+        if let output = result?.standardOutputContent {
+            for line in String(decoding: output, as: UTF8.self).split(separator: "\n")
+            where line.hasPrefix("FUZZ-REPORT") {
+                print(line)
+            }
+        }
+    }
+}
+
+/// The file offset of the section header (`Elf64_Shdr`) of each named section of an ELF file.
+func sectionHeaders(of bytes: [UInt8]) -> [String: Int] {
+    func word(_ offset: Int, _ size: Int) -> Int {
+        (0..<size).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+    }
+    let table = word(0x28, 8)
+    let entrySize = word(0x3A, 2)
+    let count = word(0x3C, 2)
+    let names = word(table + word(0x3E, 2) * entrySize + 0x18, 8)
+    var headers: [String: Int] = [:]
+    for index in 0..<count {
+        let header = table + index * entrySize
+        let start = names + word(header, 4)
+        let name = String(decoding: bytes[start...].prefix { $0 != 0 }, as: UTF8.self)
+        headers[name] = header
+    }
+    return headers
+}
+
+/// A copy of the library whose first conformance record points 1 GiB past itself, with the
+/// section headers changed by `hide` so that they no longer show it.
+func hiddenBadRecord(name: String, _ hide: (inout [UInt8], _ header: Int, _ nameOffset: Int) -> Void) -> String? {
+    guard var bytes = FileManager.default.contents(atPath: differentiation).map(Array.init),
+        let section = swiftSections(of: differentiation)["swift5_protocol_conformances"],
+        let header = sectionHeaders(of: bytes)["swift5_protocol_conformances"]
+    else { return nil }
+    for (index, byte) in [0x00, 0x00, 0x00, 0x40].enumerated() { bytes[section.offset + index] = UInt8(byte) }
+    let table = (0..<8).reduce(0) { $0 | Int(bytes[0x28 + $1]) << (8 * $1) }
+    let entrySize = Int(bytes[0x3A]) | Int(bytes[0x3B]) << 8
+    let namesIndex = Int(bytes[0x3E]) | Int(bytes[0x3F]) << 8
+    let names = (0..<8).reduce(0) { $0 | Int(bytes[table + namesIndex * entrySize + 0x18 + $1]) << (8 * $1) }
+    let nameOffset = names + (0..<4).reduce(0) { $0 | Int(bytes[header + $1]) << (8 * $1) }
+    hide(&bytes, header, nameOffset)
+    let file = temporaryDirectory.appendingPathComponent(name)
+    guard FileManager.default.createFile(atPath: file.path, contents: Data(bytes)) else { return nil }
+    return file.path
+}
+
+@Suite("Section headers that disagree with the registration")
+struct HiddenRecordTests {
+    @Test(
+        "A bad conformance record hidden from the section headers is refused, in a child process, before the loader sees it",
+        arguments: ["size zero", "renamed", "moved"]
+    )
+    func hiddenRecord(_ how: String) async throws {
+        let path = try #require(
+            hiddenBadRecord(name: "libhidden-\(how.replacingOccurrences(of: " ", with: "-")).so") {
+                bytes,
+                header,
+                name in
+                switch how {
+                case "size zero":
+                    for index in 0..<8 { bytes[header + 0x20 + index] = 0 }
+                case "renamed":
+                    bytes[name] = UInt8(ascii: "x")
+                default:
+                    // sh_addr and sh_offset pointed at the section before it.
+                    for field in [0x10, 0x18] {
+                        var value = (0..<8).reduce(0) { $0 | Int(bytes[header + field + $1]) << (8 * $1) }
+                        value -= 4
+                        for index in 0..<8 {
+                            bytes[header + field + index] = UInt8(truncatingIfNeeded: value >> (8 * index))
+                        }
+                    }
+                }
+            }
+        )
+        await #expect(processExitsWith: .success) { [path = path as String] in
+            for command in [["conformances"], ["summary"]] {
+                let outcome = Inspector.run(command + ["--load", path])
+                #expect(outcome.status == 1, "\(command)")
+                #expect(outcome.error.contains("corrupt Swift metadata"), "\(outcome.error)")
+                #expect(outcome.error.contains("swift5_protocol_conformances"), "\(outcome.error)")
+            }
+            // The process is unharmed: a cast that misses scans every registered record.
+            #expect((42 as Any) as? any Sequence == nil)
+        }
+    }
+
+    @Test("The probe reports the registered sections of a good library, as its section headers do")
+    func probeAgreesWithHeaders() throws {
+        let probe = try Image.probe(differentiation)
+        #expect(probe.scanCompleted)
+        let headers = swiftSections(of: differentiation)
+        for name in ["swift5_protocols", "swift5_protocol_conformances", "swift5_type_metadata", "swift5_fieldmd"] {
+            guard let header = headers[name] else { continue }
+            let section = try #require(probe.section(named: name))
+            #expect(section.size == header.size, "\(name)")
+        }
+        // Nothing was loaded here.
+        #expect(!Image.all.contains { $0.fileName == "libswift_Differentiation.so" && $0.path == differentiation })
+    }
+
+    @Test("A probe of a file the loader refuses, or of a non-Swift library, throws")
+    func probeErrors() {
+        #expect(throws: RuntimeMetadataError.self) { try Image.probe("/nonexistent/libNothing.so") }
+        for library in ["/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/x86_64-linux-gnu/libz.so.1"]
+        where FileManager.default.fileExists(atPath: library) {
+            #expect(throws: RuntimeMetadataError.notASwiftImage(path: library)) { try Image.probe(library) }
+            break
+        }
+    }
+
+    @Test("Section headers mutated at random against a good registration: an error or a load, never a crash")
+    func sectionHeaderFuzz() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            guard let original = FileManager.default.contents(atPath: differentiation).map(Array.init) else {
+                Issue.record("no library to mutate")
+                return
+            }
+            let headers = sectionHeaders(of: original).filter { $0.key.hasPrefix("swift5_") }.sorted {
+                $0.value < $1.value
+            }
+            let sections = swiftSections(of: differentiation)
+            var generator = SplitMix64(state: 0x5EC7_0003)
+            var refused = 0
+            var loaded = 0
+            for round in 0..<24 {
+                var bytes = original
+                // A header field of a Swift section: sh_name, sh_addr, sh_offset or sh_size.
+                let (name, header) = headers[Int(generator.next() % UInt64(headers.count))]
+                let field = [0x00, 0x10, 0x18, 0x20][Int(generator.next() % 4)]
+                let value = generator.next() % 2 == 0 ? UInt64(0) : generator.next() % 0x10_0000
+                for index in 0..<(field == 0 ? 4 : 8) {
+                    bytes[header + field + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))
+                }
+                // Every other round, the record the header described is corrupted too.
+                if round % 2 == 1, let section = sections[name], section.size >= 4 {
+                    for index in 0..<4 { bytes[section.offset + index] = 0x7F }
+                }
+                let file = temporaryDirectory.appendingPathComponent("libheader-\(round).so").path
+                _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
+                let outcome = Inspector.run(["summary", "--load", file])
+                if outcome.status == 0 { loaded += 1 } else { refused += 1 }
+                #expect(outcome.status == 0 || outcome.error.hasPrefix("error: "))
+            }
+            // Every image loaded here is scanned: a miss reads every conformance record.
+            #expect((42 as Any) as? any Sequence == nil)
+            print("FUZZ-REPORT section headers: 24 mutants, \(refused) refused, \(loaded) loaded")
         }
         if let output = result?.standardOutputContent {
             for line in String(decoding: output, as: UTF8.self).split(separator: "\n")

@@ -249,6 +249,77 @@ enum LoadedImages {
         #endif
     }
 
+    /// What ``probe(path:timeoutMilliseconds:scanType:scanProtocols:)`` found.
+    struct ProbeOutcome: Sendable {
+        /// How the probe ended (`CMDProbeStatus`).
+        enum Status: Sendable {
+            case reported, loadFailed, notRegistered, crashed, timedOut, failed
+        }
+        let status: Status
+        /// The signal that ended the child, or 0.
+        let signal: Int32
+        /// Whether the child's conformance scan completed.
+        let scanCompleted: Bool
+        /// The registered sections: name, virtual address in the file, size.
+        let sections: [(name: String, address: UInt, size: Int)]
+        /// The loader's or the system's message.
+        let message: String
+    }
+
+    /// Loads a library in a child process and reports the sections the runtime registers for
+    /// it, without loading it here (CMetadata/MetadataSections.c, `cmd_probeImage`).
+    /// - Parameters:
+    ///   - path: The library.
+    ///   - timeoutMilliseconds: How long to wait for the child.
+    ///   - scanType: A type that conforms to none of `scanProtocols`.
+    ///   - scanProtocols: The protocols whose conformance records the child's scan reads.
+    /// - Returns: The outcome.
+    static func probe(
+        path: String,
+        timeoutMilliseconds: Int32,
+        scanType: MetadataReference,
+        scanProtocols: [ProtocolReference]
+    ) -> ProbeOutcome {
+        var result = CMDImageProbe()
+        let descriptors = unsafe scanProtocols.map { unsafe $0.address }
+        unsafe descriptors.withUnsafeBufferPointer { buffer in
+            unsafe cmd_probeImage(
+                path,
+                timeoutMilliseconds,
+                scanType.address,
+                buffer.baseAddress,
+                buffer.count,
+                &result
+            )
+        }
+        let status: ProbeOutcome.Status =
+            switch result.status {
+            case CMDProbeStatusReported: .reported
+            case CMDProbeStatusLoadFailed: .loadFailed
+            case CMDProbeStatusNotRegistered: .notRegistered
+            case CMDProbeStatusCrashed: .crashed
+            case CMDProbeStatusTimedOut: .timedOut
+            default: .failed
+            }
+        let ranges = unsafe withUnsafeBytes(of: result.sections) {
+            unsafe Array($0.bindMemory(to: CMDSectionRange.self))
+        }
+        let sections = (0..<ranges.count).compactMap { index -> (name: String, address: UInt, size: Int)? in
+            guard let name = unsafe cmd_probeSectionName(index) else { return nil }
+            return unsafe (String(cString: name), UInt(ranges[index].start), Int(ranges[index].length))
+        }
+        let message = unsafe withUnsafeBytes(of: result.message) { bytes in
+            unsafe String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return ProbeOutcome(
+            status: status,
+            signal: result.signal,
+            scanCompleted: result.scanCompleted,
+            sections: status == .reported ? sections : [],
+            message: message
+        )
+    }
+
     /// One loaded image's sections, read into handles on request.
     @safe
     struct ImageRecords: Sendable {
