@@ -103,6 +103,9 @@ let mangledTokens: [String] = [
     "8Fixtures", "5PointV", "C", "V", "O", "P", "a", "XZ", "13$0",
 ]
 
+/// Returns its argument as `Any` from generic code: a container of a container for `T == Any`.
+private func fuzzWrapped<T>(_ value: T) -> Any { value }
+
 /// Makes a value of enum `E` from a random case name and payload, and reads it back.
 private func fuzzEnum<E>(_: E.Type, _ run: inout FuzzRun, _ generator: inout SplitMix64, payloads: [Any?]) {
     let metadata = TypeMetadata(E.self)
@@ -318,6 +321,82 @@ struct FuzzTests {
                 }
             }
             withExtendedLifetime(dog) {}
+            run.report()
+        }
+        FuzzTests.printReport(result)
+    }
+
+    @Test("Second-round shapes: nested Any, noncopyable members, functions under generic tuples")
+    func secondRoundShapes() async {
+        let result = await #expect(
+            processExitsWith: .success,
+            observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            var generator = SplitMix64(state: 0x5EED_0006)
+            var run = FuzzRun("second-round shapes", inputs: 6_000)
+            typealias F = (Int) -> Int
+            let describable = try? ProtocolDescriptor((any Describable).self)
+            let leaves: [Any] = [
+                Point(x: 1, y: 2), 42, "text", Optional(Point(x: 3, y: 4)) as Any, Optional<Point>.none as Any,
+                FixtureError.failed(code: 2), Dog(), Point(x: 5, y: 6) as any Describable, [Point(x: 7, y: 8)],
+            ]
+            while run.hasBudget {
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0:
+                    // Any nested by generic code at a random depth: open agrees with as?.
+                    let leaf = leaves.randomElement(using: &generator)!
+                    var value = leaf
+                    let depth = [0, 1, 2, 3, 10, 100, 1_000].randomElement(using: &generator)!
+                    for _ in 0..<depth { value = fuzzWrapped(value) }
+                    run.attempt("nested Any \(Swift.type(of: leaf)) depth \(depth)")
+                    let oracle = (value as? any Describable)?.describe()
+                    let opened = describable?.open(value, as: (any Describable).self)?.describe()
+                    #expect(opened == oracle, "depth \(depth)")
+                    #expect(describable?.withOpened(value, as: (any Describable).self) { $0.describe() } == oracle)
+                    let projected = try? ExistentialContents.projectedValue(of: value, as: Any.self)
+                    #expect(projected.map { TypeMetadata(Swift.type(of: $0)) } == TypeMetadata(Swift.type(of: leaf)))
+                    if oracle != nil { run.resolved += 1 } else { run.refused += 1 }
+                case 1:
+                    // Classes with noncopyable members: walked and dumped, as Mirror does where it can.
+                    let holders: [AnyObject] = [TicketHolder(), TicketSub(), Holding(Ticket()), Holding(Lock.free)]
+                    let holder = holders.randomElement(using: &generator)!
+                    run.attempt("noncopyable members of \(Swift.type(of: holder))")
+                    let node = ValueWalker().node(for: holder)
+                    #expect(node.partsUnavailable == nil)
+                    #expect(!node.children.isEmpty)
+                    for child in node.children where child.value == nil {
+                        #expect(child.declaredType?.isCopyable == false)
+                    }
+                    var text = ""
+                    ValueDump.dump(holder, to: &text)
+                    #expect(text.contains("count") || text.contains("base"))
+                    run.resolved += 1
+                default:
+                    // Functions under tuples and optionals of generic parameters: read, written,
+                    // or refused with the value unchanged.
+                    let offset = Int.random(in: -5...5, using: &generator)
+                    var two = Two<F>(pair: ({ $0 + offset }, { $0 - offset }), optional: nil, mixed: ({ $0 }, { $0 }))
+                    let name = ["pair", "optional", "mixed"].randomElement(using: &generator)!
+                    let replacement: Any = [
+                        ({ $0 * 2 }, { $0 * 3 }) as (F, F), Optional<F>.some({ $0 + 9 }) as Any, 7, "x",
+                        ({ $0 }, 1) as (F, Int),
+                    ].randomElement(using: &generator)!
+                    run.attempt("Two<F>.\(name) = \(Swift.type(of: replacement))")
+                    guard let field = try? TypeMetadata(Two<F>.self).field(named: name) else { continue }
+                    do {
+                        try field.setValue(replacement, in: &two)
+                        run.resolved += 1
+                        if let pair = replacement as? (F, F) { #expect(two.pair.0(1) == pair.0(1)) }
+                    } catch {
+                        run.refused += 1
+                        #expect(two.pair.0(10) == 10 + offset && two.pair.1(10) == 10 - offset)
+                    }
+                    _ = try? field.value(in: two)
+                    let payload = TwoCase<F>.two({ $0 + offset }, { $0 })
+                    let read = try? TypeMetadata(TwoCase<F>.self).payload(of: payload, as: (F, F).self)
+                    #expect(read.map { $0.0(0) } == offset)
+                }
+            }
             run.report()
         }
         FuzzTests.printReport(result)
