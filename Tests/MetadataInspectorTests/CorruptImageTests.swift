@@ -113,21 +113,32 @@ struct CorruptImageTests {
             }
             print("FUZZ-REPORT corrupt images: 300 mutants, \(refused) refused, \(passed) passed the checks")
         }
-        if let output = result?.standardOutputContent {
-            for line in String(decoding: output, as: UTF8.self).split(separator: "\n")
-            where line.hasPrefix("FUZZ-REPORT") {
-                print(line)
-            }
-        }
+        printFuzzReport(result)
     }
+}
+
+/// Prints a child's `FUZZ-REPORT` lines in the parent's output.
+func printFuzzReport(_ result: ExitTest.Result?) {
+    guard let output = result?.standardOutputContent else { return }
+    for line in String(decoding: output, as: UTF8.self).split(separator: "\n") where line.hasPrefix("FUZZ-REPORT") {
+        print(line)
+    }
+}
+
+/// A little-endian field of `size` bytes at `offset`.
+func readField(_ bytes: [UInt8], _ offset: Int, _ size: Int) -> Int {
+    (0..<size).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+}
+
+/// Writes a little-endian field of `size` bytes at `offset`.
+func writeField(_ bytes: inout [UInt8], _ offset: Int, _ size: Int, _ value: UInt64) {
+    for index in 0..<size { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
 }
 
 /// The file offset of each field of a library's ELF header and first `PT_LOAD` program header
 /// (`<elf.h>`: Elf64_Ehdr, Elf64_Phdr) that the inspector reads as an offset, address or size.
 func headerFields(of bytes: [UInt8]) -> [(name: String, offset: Int)] {
-    func word(_ offset: Int, _ size: Int) -> Int {
-        (0..<size).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
-    }
+    func word(_ offset: Int, _ size: Int) -> Int { readField(bytes, offset, size) }
     var fields: [(String, Int)] = [("e_phoff", 0x20), ("e_shoff", 0x28)]
     let programHeaders = word(0x20, 8)
     let entrySize = word(0x36, 2)
@@ -158,7 +169,7 @@ struct CorruptHeaderTests {
         var paths: [String] = []
         for (index, value) in Self.extremes.enumerated() {
             var bytes = original
-            for byte in 0..<8 { bytes[offset + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(byte))) }
+            writeField(&bytes, offset, 8, value)
             let file = temporaryDirectory.appendingPathComponent("libextreme-\(field)-\(index).so").path
             #expect(FileManager.default.createFile(atPath: file, contents: Data(bytes)))
             paths.append(file)
@@ -195,9 +206,7 @@ struct CorruptHeaderTests {
                         case 2: generator.next() % 0x10_0000
                         default: UInt64(1) << (generator.next() % 64)
                         }
-                    for byte in 0..<8 {
-                        bytes[field.offset + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(byte)))
-                    }
+                    writeField(&bytes, field.offset, 8, value)
                 }
                 _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
                 do {
@@ -208,20 +217,13 @@ struct CorruptHeaderTests {
             }
             print("FUZZ-REPORT ELF headers: 200 mutants, \(refused) refused")
         }
-        if let output = result?.standardOutputContent {
-            for line in String(decoding: output, as: UTF8.self).split(separator: "\n")
-            where line.hasPrefix("FUZZ-REPORT") {
-                print(line)
-            }
-        }
+        printFuzzReport(result)
     }
 }
 
 /// The file offset of the section header (`Elf64_Shdr`) of each named section of an ELF file.
 func sectionHeaders(of bytes: [UInt8]) -> [String: Int] {
-    func word(_ offset: Int, _ size: Int) -> Int {
-        (0..<size).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
-    }
+    func word(_ offset: Int, _ size: Int) -> Int { readField(bytes, offset, size) }
     let table = word(0x28, 8)
     let entrySize = word(0x3A, 2)
     let count = word(0x3C, 2)
@@ -243,12 +245,10 @@ func hiddenBadRecord(name: String, _ hide: (inout [UInt8], _ header: Int, _ name
         let section = swiftSections(of: differentiation)["swift5_protocol_conformances"],
         let header = sectionHeaders(of: bytes)["swift5_protocol_conformances"]
     else { return nil }
-    for (index, byte) in [0x00, 0x00, 0x00, 0x40].enumerated() { bytes[section.offset + index] = UInt8(byte) }
-    let table = (0..<8).reduce(0) { $0 | Int(bytes[0x28 + $1]) << (8 * $1) }
-    let entrySize = Int(bytes[0x3A]) | Int(bytes[0x3B]) << 8
-    let namesIndex = Int(bytes[0x3E]) | Int(bytes[0x3F]) << 8
-    let names = (0..<8).reduce(0) { $0 | Int(bytes[table + namesIndex * entrySize + 0x18 + $1]) << (8 * $1) }
-    let nameOffset = names + (0..<4).reduce(0) { $0 | Int(bytes[header + $1]) << (8 * $1) }
+    writeField(&bytes, section.offset, 4, 0x4000_0000)
+    let table = readField(bytes, 0x28, 8)
+    let names = readField(bytes, table + readField(bytes, 0x3E, 2) * readField(bytes, 0x3A, 2) + 0x18, 8)
+    let nameOffset = names + readField(bytes, header, 4)
     hide(&bytes, header, nameOffset)
     let file = temporaryDirectory.appendingPathComponent(name)
     guard FileManager.default.createFile(atPath: file.path, contents: Data(bytes)) else { return nil }
@@ -269,17 +269,13 @@ struct HiddenRecordTests {
                 name in
                 switch how {
                 case "size zero":
-                    for index in 0..<8 { bytes[header + 0x20 + index] = 0 }
+                    writeField(&bytes, header + 0x20, 8, 0)
                 case "renamed":
                     bytes[name] = UInt8(ascii: "x")
                 default:
                     // sh_addr and sh_offset pointed at the section before it.
                     for field in [0x10, 0x18] {
-                        var value = (0..<8).reduce(0) { $0 | Int(bytes[header + field + $1]) << (8 * $1) }
-                        value -= 4
-                        for index in 0..<8 {
-                            bytes[header + field + index] = UInt8(truncatingIfNeeded: value >> (8 * index))
-                        }
+                        writeField(&bytes, header + field, 8, UInt64(readField(bytes, header + field, 8) - 4))
                     }
                 }
             }
@@ -340,9 +336,7 @@ struct HiddenRecordTests {
                 let (name, header) = headers[Int(generator.next() % UInt64(headers.count))]
                 let field = [0x00, 0x10, 0x18, 0x20][Int(generator.next() % 4)]
                 let value = generator.next() % 2 == 0 ? UInt64(0) : generator.next() % 0x10_0000
-                for index in 0..<(field == 0 ? 4 : 8) {
-                    bytes[header + field + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))
-                }
+                writeField(&bytes, header + field, field == 0 ? 4 : 8, value)
                 // Every other round, the record the header described is corrupted too.
                 if round % 2 == 1, let section = sections[name], section.size >= 4 {
                     for index in 0..<4 { bytes[section.offset + index] = 0x7F }
@@ -357,11 +351,6 @@ struct HiddenRecordTests {
             #expect((42 as Any) as? any Sequence == nil)
             print("FUZZ-REPORT section headers: 24 mutants, \(refused) refused, \(loaded) loaded")
         }
-        if let output = result?.standardOutputContent {
-            for line in String(decoding: output, as: UTF8.self).split(separator: "\n")
-            where line.hasPrefix("FUZZ-REPORT") {
-                print(line)
-            }
-        }
+        printFuzzReport(result)
     }
 }
