@@ -46,6 +46,24 @@ private func nestedCarton(depth: Int) -> Any {
     return _openExistential(type, do: make)
 }
 
+/// A reader of toolbar items shown or not, with a writer whose text changes.
+private struct ToggledReader: View {
+    @State var shown = true
+    @State var label = "first"
+    var body: some View {
+        Stack(.vertical) {
+            Button("toggle") { shown.toggle() }
+            if shown {
+                ViewOutputKeyReader(ToolbarItems.self) {
+                    Text("page").viewOutput(ToolbarItems.self) { Text(label) }
+                } content: { items in
+                    Stack(.horizontal) { items }
+                }
+            }
+        }
+    }
+}
+
 @Suite("ViewGraph: second round")
 @MainActor
 struct ViewGraphSecondRoundTests {
@@ -164,6 +182,20 @@ struct ViewGraphSecondRoundTests {
                 #expect(abbreviated)
                 #expect(size < 1_000_000)
             }
+        }
+    }
+
+    @Test("A reader removed and made again, 200 times, shows only its own writers' outputs")
+    func readersMadeAgain() throws {
+        let graph = ViewGraph(root: ToggledReader())
+        let root = try #require(graph.root.viewValue as? ToggledReader)
+        let button = try #require(graph.allNodes.first { $0.handlesActions })
+        for round in 0..<200 {
+            try graph.send(.tap, to: button.id)
+            #expect(texts(graph) == ["toggle"], "round \(round)")
+            root.label = "label \(round)"
+            try graph.send(.tap, to: button.id)
+            #expect(texts(graph) == ["toggle", "page", "label \(round)"], "round \(round)")
         }
     }
 }

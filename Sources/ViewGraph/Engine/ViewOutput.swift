@@ -117,12 +117,23 @@ struct ViewOutputContent<Key: ViewOutputKey, Content: View>: View, PrimitiveView
 }
 
 /// A handle to a collector, created with the reader and kept in its state.
+///
+/// The handle owns its collector, so that the collector goes with the reader's state. (Graphs
+/// kept collectors by the handle's `ObjectIdentifier`, never removed: a reader made where a
+/// removed one's handle had been allocated found the removed reader's collector.)
 final class OutputCollectorReference: Sendable {
+    /// The collector, made on first use by the graph that asks.
+    @MainActor private var collector: OutputCollector?
 
     /// The collector, made on first use, on the main actor.
+    /// - Parameter graph: The graph of the reader.
+    /// - Returns: The collector.
     @MainActor
     func storage(for graph: ViewGraph) -> OutputCollector {
-        graph.collector(for: ObjectIdentifier(self))
+        if let collector, collector.graphSerial == graph.serial { return collector }
+        let made = OutputCollector(graph: graph)
+        collector = made
+        return made
     }
 }
 
@@ -140,8 +151,12 @@ final class OutputCollector {
         readers.insert(node)
     }
 
+    /// The number of ``graph``, compared without touching the graph, which may be gone.
+    let graphSerial: UInt64
+
     init(graph: ViewGraph) {
         self.graph = graph
+        self.graphSerial = graph.serial
     }
 
     /// Registers a writer's output; marks the reader for evaluation when it changed.
@@ -224,7 +239,7 @@ public struct ViewOutputWriter<Key: ViewOutputKey>: View, PrimitiveView {
         guard let node = children.node else { return }
         let key = ObjectIdentifier(Key.self)
         let reference = children.read(\.outputCollectors[key])
-        let collector = reference?.storage(for: node.graph) ?? node.graph.collector(for: key)
+        let collector = reference?.storage(for: node.graph) ?? node.graph.collector(forKey: key)
         collector.register(source, from: node.index)
     }
 }

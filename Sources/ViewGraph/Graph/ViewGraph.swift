@@ -599,14 +599,17 @@ public final class ViewGraph {
 
     // MARK: Outputs
 
-    /// Output collectors: per reader (keyed by its reference) and per key for aliases.
-    private var collectors: [ObjectIdentifier: OutputCollector] = [:]
+    /// The collectors of output keys that have no reader above their writer, by the key's type
+    /// (a type's identity lives as long as the process). A reader's collector is its own.
+    private var keyCollectors: [ObjectIdentifier: OutputCollector] = [:]
 
-    /// The collector with an identity, made on first use.
-    func collector(for identity: ObjectIdentifier) -> OutputCollector {
-        if let existing = collectors[identity] { return existing }
+    /// The collector of a key without a reader, made on first use.
+    /// - Parameter key: The key type's identity.
+    /// - Returns: The collector.
+    func collector(forKey key: ObjectIdentifier) -> OutputCollector {
+        if let existing = keyCollectors[key] { return existing }
         let collector = OutputCollector(graph: self)
-        collectors[identity] = collector
+        keyCollectors[key] = collector
         return collector
     }
 
