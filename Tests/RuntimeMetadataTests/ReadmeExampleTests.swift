@@ -239,4 +239,21 @@ struct ReadmeExampleTests {
         #expect(text == expected)
         #expect(text.hasPrefix("▿ "))
     }
+
+    @Test("Plugins")
+    func plugins() async {
+        // In a child process: the probe forks, and the load is for ever.
+        await #expect(processExitsWith: .success) {
+            let core = try #require(Image.all.first { $0.fileName == "libswiftCore.so" })
+            let path = core.path.replacingOccurrences(of: "libswiftCore.so", with: "libswift_Differentiation.so")
+            let probe = try #require(try? Image.probe(path))  // a child process loads it
+            #expect(probe.section(named: "swift5_protocol_conformances").map { $0.size > 0 } == true)
+            #expect(!Image.all.contains { $0.path == path })
+            if probe.scanCompleted {
+                let plugin = try #require(try? Image.load(path))
+                #expect(!plugin.conformances.isEmpty)
+            }
+            #expect(Image.all.contains { $0.path == path })
+        }
+    }
 }
