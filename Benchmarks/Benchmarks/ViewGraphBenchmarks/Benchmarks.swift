@@ -103,6 +103,29 @@ func onMainActor(_ benchmark: Benchmark, _ body: @MainActor (Benchmark) -> Void)
     await MainActor.run { body(benchmark) }
 }
 
+/// A view that shows its content; nested by ``layerChain(_:)`` into distinct generic types.
+struct Layer<Content: View>: View {
+    var content: Content
+    var body: some View { content }
+}
+
+/// `view` in a layer.
+@MainActor
+func layered(_ view: some View) -> any View { Layer(content: view) }
+
+/// A text in `depth` layers, each level a distinct generic type made at run time, as a
+/// framework's generic recursion makes them.
+@MainActor
+func layerChain(_ depth: Int) -> any View {
+    var view: any View = Text("x")
+    for _ in 0..<depth { view = layered(view) }
+    return view
+}
+
+/// A view's body, opened from its existential.
+@MainActor
+func bodyOf(_ view: some View) -> any View { view.body }
+
 /// Measures building a graph from items made before the measurement, one graph per iteration.
 @MainActor
 func measureBuilds<Item, Root: View>(_ benchmark: Benchmark, items: [Item], root: ([Item]) -> Root) {
@@ -212,6 +235,31 @@ let benchmarks: @Sendable () -> Void = {
         timeUnits: .nanoseconds,
         maxDuration: .seconds(2)
     )
+    // Views of 2,000 distinct generic types nested in one another (issue 28): a copy of the
+    // view at depth k is 2,000 - k value-witness calls, so any build is quadratic in the views'
+    // own witnesses. The baseline evaluates each body once and drops it, the least a graph can
+    // do; the graph's build and release against it.
+    Benchmark("ViewGraph.build.distinctNested2k", configuration: configuration) { benchmark in
+        await onMainActor(benchmark) { benchmark in
+            let root = layerChain(2_000)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(ViewGraph(any: root)) }
+            benchmark.stopMeasurement()
+        }
+    }
+    Benchmark("ViewGraph.bodies.distinctNested2k", configuration: configuration) { benchmark in
+        await onMainActor(benchmark) { benchmark in
+            let root = layerChain(2_000)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                var view = root
+                for _ in 0..<2_000 { view = bodyOf(view) }
+                blackHole(view)
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
     Benchmark("ViewGraph.resolve.anyChild.warm", configuration: small) { benchmark in
         await onMainActor(benchmark) { benchmark in
             let dynamicChild: Any = Row(title: "a", detail: "b")
