@@ -70,8 +70,10 @@ extension MetadataReference {
         guard nestsDeeper(than: limit) else { return nestsDeeply ? ReserveStack.run { qualifiedName } : qualifiedName }
         // The spelling recurses once per level spelled, and names whole only parts that the
         // runtime names on the caller's stack.
-        guard limit > Self.nestingNamedOnCallerStack else { return abbreviatedName(levels: limit) }
-        return ReserveStack.run { abbreviatedName(levels: limit) }
+        let cap = Self.nestingNamedOnCallerStack + 1
+        let heights = cappedHeights(within: limit + cap, cap: cap)
+        guard limit > Self.nestingNamedOnCallerStack else { return abbreviatedName(levels: limit, heights) }
+        return ReserveStack.run { abbreviatedName(levels: limit, heights) }
     }
 
     /// The mangled name, on the reserve stack for a deep type; `nil` past
@@ -84,15 +86,46 @@ extension MetadataReference {
     }
 
     /// This type spelled from its structure, its parts in `levels - 1` levels.
-    /// - Parameter levels: The levels left, this one included.
+    /// - Parameters:
+    ///   - levels: The levels left, this one included.
+    ///   - heights: The capped heights of the parts (``cappedHeights(within:cap:)``).
     /// - Returns: The name.
-    private func abbreviatedName(levels: Int) -> String {
+    private func abbreviatedName(levels: Int, _ heights: [MetadataReference: Int]) -> String {
         structuralName { part in
             guard levels > 1 else { return "…" }
             // A part that fits the levels left, and that the runtime names on this stack, is
             // named whole; a deeper one is spelled in turn.
-            let fits = !part.nestsDeeper(than: min(levels - 1, Self.nestingNamedOnCallerStack))
-            return fits ? part.qualifiedName : part.abbreviatedName(levels: levels - 1)
+            let height = heights[part] ?? Self.nestingNamedOnCallerStack + 1
+            let fits = height <= min(levels - 1, Self.nestingNamedOnCallerStack)
+            return fits ? part.qualifiedName : part.abbreviatedName(levels: levels - 1, heights)
         }
+    }
+
+    /// The height of each type within `depth` levels of this one (the levels its name nests:
+    /// 1 for a type without parts), capped at `cap`; a type deeper than `depth` counts as `cap`.
+    /// Found children first, each type once, without recursion: the work grows with the types
+    /// within `depth`, where a level-by-level check per part (``nestsDeeper(than:)``) would cost
+    /// `cap` steps per part spelled.
+    /// - Parameters:
+    ///   - depth: The levels explored.
+    ///   - cap: The largest height recorded.
+    /// - Returns: The heights, by type.
+    private func cappedHeights(within depth: Int, cap: Int) -> [MetadataReference: Int] {
+        var heights: [MetadataReference: Int] = [:]
+        var pending: [(type: MetadataReference, level: Int, children: [MetadataReference]?)] = [(self, 1, nil)]
+        while let (type, level, children) = pending.popLast() {
+            if let children {
+                heights[type] = min(cap, 1 + (children.map { heights[$0] ?? cap }.max() ?? 0))
+                continue
+            }
+            guard heights[type] == nil else { continue }
+            // A placeholder, so that a type met again before it is decided is not expanded twice.
+            heights[type] = cap
+            guard level < depth else { continue }
+            let parts = type.nameChildren
+            pending.append((type, level, parts))
+            for part in parts where heights[part] == nil { pending.append((part, level + 1, nil)) }
+        }
+        return heights
     }
 }
