@@ -28,11 +28,13 @@ public enum RuntimeMetadataLimits {
     /// this many levels, what lies deeper written `…`, and its ``TypeMetadata/mangledName`` is
     /// `nil`.
     ///
-    /// The runtime's `swift_getTypeName` recurses once per level, about 1.3 KiB of stack each;
-    /// the library names deep types on a 64 MiB stack of its own, where this limit uses a fifth.
+    /// The runtime's `swift_getTypeName` recurses once per level, about 1.3 KiB of stack each,
+    /// and the library's own spelling of a deeper type recurses once per level spelled; both run
+    /// on a 64 MiB stack of the library's own, where this limit leaves room for either under a
+    /// sanitizer's larger frames (10,000 levels overflowed it under ThreadSanitizer).
     /// ``TypeMetadata/name(maximumNesting:)`` spells fewer levels for callers that print many
     /// names, such as a renderer of deep view trees.
-    public static let maximumNamedNesting = 10_000
+    public static let maximumNamedNesting = 4_000
 
     /// The most elements a tuple may have: the runtime's `TupleTypeFlags` keep the count in
     /// 16 bits (include/swift/ABI/MetadataValues.h).

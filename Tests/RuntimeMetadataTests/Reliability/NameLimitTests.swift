@@ -8,7 +8,6 @@
 import Dispatch
 import Fixtures
 import Foundation
-import Glibc
 import Synchronization
 import Testing
 
@@ -177,11 +176,6 @@ struct DeepProgramTypeTests {
     }
 }
 
-/// Whether the process runs under ThreadSanitizer, whose instrumentation makes the 60,000
-/// instantiations and names of the deepest cases take minutes: they run 12,000 deep there, still
-/// past ``RuntimeMetadataLimits/maximumNamedNesting``.
-let runningUnderThreadSanitizer = dlsym(nil, "__tsan_init") != nil
-
 /// A generic wrapper, nested by ``programBuiltWrapper(depth:)``.
 struct Wrapping<T> {}
 
@@ -199,7 +193,7 @@ struct NamedNestingTests {
     func beyondTheStack() async {
         await #expect(processExitsWith: .success) {
             let limit = RuntimeMetadataLimits.maximumNamedNesting
-            for depth in [runningUnderThreadSanitizer ? 12_000 : 60_000] {
+            for depth in [60_000] {
                 let metadata = TypeMetadata(programBuiltWrapper(depth: depth))
                 let name = metadata.name
                 let prefix = String(repeating: "RuntimeMetadataTests.Wrapping<", count: limit)
