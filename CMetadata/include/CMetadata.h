@@ -9,6 +9,7 @@
 #include "CMDDefines.h"
 #include "CMDCacheStorage.h"
 #include "CMDMetadataSections.h"
+#include "CMDImageFile.h"
 #include "CMDImageProbe.h"
 #include "CMDRuntime.h"
 #include "CMDStack.h"

@@ -24,6 +24,8 @@ public struct Arguments: Equatable, Sendable {
     public var subcommand: Subcommand = .summary
     /// Libraries to load first (`--load`, repeatable).
     public var loads: [String] = []
+    /// Image files to read without loading them (the listings' `FILE` arguments).
+    public var files: [String] = []
     /// An image to restrict listings to (`--image`).
     public var image: String?
     /// Whether to print JSON (`--json`).
@@ -101,10 +103,14 @@ public struct Arguments: Equatable, Sendable {
                 if argument.hasPrefix("-") {
                     throw .usage("unknown option '\(argument)' for '\(subcommand.rawValue)'")
                 }
-                guard subcommand == .layout, layoutType == nil else {
-                    throw .usage("unexpected argument '\(argument)' for '\(subcommand.rawValue)'")
+                if subcommand == .layout {
+                    guard layoutType == nil else {
+                        throw .usage("unexpected argument '\(argument)' for 'layout'")
+                    }
+                    layoutType = argument
+                } else {
+                    files.append(argument)
                 }
-                layoutType = argument
             }
         }
         if subcommand == .layout && layoutType == nil && !help && !version {
@@ -135,7 +141,7 @@ public struct Arguments: Equatable, Sendable {
     public static func help(for subcommand: Subcommand) -> String {
         let common = """
             Options:
-              --load PATH           Load a Swift shared library first (repeatable).
+              --load PATH           Load a Swift shared library into this process first (repeatable).
               --image PATH-OR-NAME  Restrict listings to one image; a bare file name matches by name.
               --json                Print one JSON document instead of aligned text.
               --help                Show this help (also: metadata-inspect help SUBCOMMAND).
@@ -143,39 +149,70 @@ public struct Arguments: Equatable, Sendable {
 
             Options may come before or after the subcommand.
             """
+        let reading = """
+            FILE is any Swift ELF executable or shared library, stripped or not. It is read, never
+            loaded: none of its code runs and the dynamic loader never sees it. Without FILE, the
+            listing covers the images loaded in this process (the toolchain's and --load's).
+            Names are the same in every run: a private context is written
+            (unknown context at FILE-NAME+0xOFFSET).
+            """
         let usage: String
         switch subcommand {
         case .summary:
             usage = """
-                USAGE: metadata-inspect [options] [summary] [options]
+                USAGE: metadata-inspect [options] [summary] [FILE...] [options]
                        metadata-inspect help [SUBCOMMAND]
 
-                Counts the types, protocols and conformances of every loaded Swift image, largest first.
+                Counts the types, protocols and conformances of each Swift image, largest first.
                 Subcommands: \(subcommandList).
+                types, protocols, conformances, images and summary read FILEs without running them;
+                layout needs a type's metadata, so it loads libraries with --load.
+
+                \(reading)
                 """
         case .images:
-            usage = "USAGE: metadata-inspect images [options]\n\nLists every loaded image with Swift metadata."
+            usage = """
+                USAGE: metadata-inspect images [FILE...] [options]
+
+                Lists each image with Swift metadata and its counts.
+
+                \(reading)
+                """
         case .types:
             usage = """
-                USAGE: metadata-inspect types [--kind struct|enum|class|protocol]... [options]
+                USAGE: metadata-inspect types [FILE...] [--kind struct|enum|class|protocol]... [options]
 
-                Lists the nominal types (and, with --kind protocol, the protocols) of the loaded images.
+                Lists the nominal types (and, with --kind protocol, the protocols) of the images.
+
+                \(reading)
                 """
         case .protocols:
-            usage = "USAGE: metadata-inspect protocols [options]\n\nLists the protocols of the loaded images."
+            usage = """
+                USAGE: metadata-inspect protocols [FILE...] [options]
+
+                Lists the protocols of the images.
+
+                \(reading)
+                """
         case .conformances:
             usage = """
-                USAGE: metadata-inspect conformances [--protocol NAME] [--type NAME] [options]
+                USAGE: metadata-inspect conformances [FILE...] [--protocol NAME] [--type NAME] [options]
 
-                Lists the conformance records of the loaded images, filtered by protocol or type name.
+                Lists the conformance records of the images, filtered by protocol or type name.
+
+                \(reading)
                 """
         case .layout:
             usage = """
-                USAGE: metadata-inspect layout TYPE [options]
+                USAGE: metadata-inspect layout TYPE [--load LIBRARY]... [options]
 
                 Describes one type: size, alignment, fields, cases, generic arguments, conformances.
                 TYPE is a name as String(reflecting:) prints it (Swift.Dictionary<Swift.String, Swift.Int>)
                 or a mangled name (SDySSSiG).
+
+                layout needs the type's metadata, so it loads: --load loads a shared library into this
+                process, which runs its initializers. An executable cannot be loaded into another
+                process; list its types and conformances with the other subcommands, which read it.
                 """
         }
         return usage + "\n\n" + common

@@ -15,6 +15,9 @@ struct ImageFile {
     let path: String
     /// The names of its sections.
     let sectionNames: [String]
+    /// Whether the file is an executable: a fixed-address one (`ET_EXEC`) or one with a
+    /// program interpreter (`PT_INTERP`), as every position-independent executable has.
+    let isExecutable: Bool
     /// Its loadable segments.
     private let layout: LoadedImageLayout
     /// Its bytes, mapped.
@@ -74,9 +77,12 @@ struct ImageFile {
         let programHeaderCount = try reader.integer(at: 0x38, size: 2, field: "e_phnum")
         guard programHeaderSize >= 56 else { throw .notSwift(path: path) }
         var segments: [LoadedImageLayout.Segment] = []
+        var hasInterpreter = false
         for index in 0..<programHeaderCount {
             let base = programHeaderOffset + index * programHeaderSize
-            guard try reader.integer(at: base, size: 4, field: "p_type") == 1 else { continue }  // PT_LOAD
+            let type = try reader.integer(at: base, size: 4, field: "p_type")
+            if type == 3 { hasInterpreter = true }  // PT_INTERP
+            guard type == 1 else { continue }  // PT_LOAD
             segments.append(
                 LoadedImageLayout.Segment(
                     address: try reader.integer(at: base + 0x10, size: 8, field: "p_vaddr"),
@@ -111,6 +117,8 @@ struct ImageFile {
         }
         self.path = path
         self.sectionNames = sectionNames
+        // e_type at 0x10: ET_EXEC is 2.
+        self.isExecutable = try reader.integer(at: 0x10, size: 2, field: "e_type") == 2 || hasInterpreter
         self.layout = layout
         self.data = data
     }

@@ -2,8 +2,8 @@
 
 import RuntimeMetadata
 
-/// The logic of `metadata-inspect`: parses a command line, loads libraries, and reports on the
-/// process's Swift images through RuntimeMetadata's public API.
+/// The logic of `metadata-inspect`: parses a command line, reads image files (or loads
+/// libraries), and reports on their Swift metadata through RuntimeMetadata's public API.
 public enum Inspector {
     /// The version `--version` prints, the package's (the README's installation names it).
     public static let version = "0.1.0"
@@ -46,7 +46,14 @@ public enum Inspector {
         for path in arguments.loads {
             try load(path)
         }
-        let images = try selectImages(arguments.image)
+        let images: [Image]
+        if arguments.files.isEmpty {
+            images = try selectImages(arguments.image, from: Image.all)
+        } else {
+            var read: [Image] = []
+            for path in arguments.files { read.append(try self.read(path)) }
+            images = try selectImages(arguments.image, from: read)
+        }
         let report: Report
         switch arguments.subcommand {
         case .summary: report = Report.summary(images)
@@ -66,6 +73,14 @@ public enum Inspector {
     /// - Throws: ``InspectorError`` for a missing, foreign or truncated file or a refused load.
     static func load(_ path: String) throws(InspectorError) {
         let file = try ImageFile(path: path)
+        if file.isExecutable {
+            throw .loadFailed(
+                path: path,
+                reason: "it is an executable, and an executable cannot be loaded into another process; "
+                    + "'types', 'protocols' and 'conformances' read it without loading: "
+                    + "metadata-inspect conformances \(path)"
+            )
+        }
         // The section headers' sections are checked above; the runtime reads the sections the
         // library registers when it loads, which a child process that loaded it reports.
         let probe: ImageProbe
@@ -91,9 +106,25 @@ public enum Inspector {
         }
     }
 
+    /// Checks an image file and reads it without loading it.
+    /// - Parameter path: The file.
+    /// - Returns: The image.
+    /// - Throws: ``InspectorError`` for a missing, foreign, truncated or inconsistent file.
+    static func read(_ path: String) throws(InspectorError) -> Image {
+        // The section headers' Swift sections and their records are checked first, so that an
+        // inconsistent file is refused with the section and record named.
+        _ = try ImageFile(path: path)
+        do {
+            return try Image.read(path)
+        } catch .imageReadFailed(_, let offset, let reason) {
+            throw .readFailed(path: path, offset: offset, reason: reason)
+        } catch {
+            throw .readFailed(path: path, offset: 0, reason: "\(error)")
+        }
+    }
+
     /// The images an `--image` filter selects: all without a filter; by full path, or by file name.
-    static func selectImages(_ filter: String?) throws(InspectorError) -> [Image] {
-        let images = Image.all
+    static func selectImages(_ filter: String?, from images: [Image]) throws(InspectorError) -> [Image] {
         guard let filter else { return images }
         let matches = images.filter { $0.path == filter || $0.fileName == filter }
         guard !matches.isEmpty else { throw .unknownImage(filter) }

@@ -28,6 +28,9 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
     case malformedHeader(path: String, field: String, value: UInt64)
     /// The file is an ELF image without Swift metadata sections.
     case notSwift(path: String)
+    /// An image file could not be read: its headers, tables or Swift sections are inconsistent
+    /// or it ends early (the reason names the structure; the offset is in the file, or 0).
+    case readFailed(path: String, offset: Int, reason: String)
     /// The dynamic loader or the runtime refused the library.
     case loadFailed(path: String, reason: String)
     /// A Swift metadata section of a file holds a record that points outside the image: the file
@@ -57,10 +60,12 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
         case .malformedHeader(let path, let field, let value):
             "'\(path)' has a malformed ELF header: \(field) is 0x\(String(value, radix: 16)), beyond any image"
         case .notSwift(let path): "'\(path)' has no Swift metadata sections"
+        case .readFailed(let path, let offset, let reason):
+            "cannot read '\(path)': \(reason)" + (offset > 0 ? " (file offset 0x\(String(offset, radix: 16)))" : "")
         case .loadFailed(let path, let reason): "cannot load '\(path)': \(reason)"
         case .corruptMetadata(let path, let section, let record, let reason):
             "'\(path)' has corrupt Swift metadata: record \(record) of \(section) \(reason)"
-        case .unknownImage(let name): "no loaded Swift image matches '\(name)'"
+        case .unknownImage(let name): "no Swift image matches '\(name)'"
         case .unknownType(let name, let reason): "unknown type '\(name)': \(reason)"
         case .metadata(let message): message
         }

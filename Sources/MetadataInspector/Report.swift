@@ -170,29 +170,33 @@ public struct Report: Sendable {
     /// - Returns: The report.
     public static func conformances(_ images: [Image], protocolName: String?, typeName: String?) -> Report {
         var rows: [(type: String, protocolName: String, image: String, record: ConformanceRecord)] = []
-        func add(_ record: ConformanceRecord, protocolQualified: String) {
-            let type = record.typeDescriptor?.qualifiedName ?? "<objc>"
+        func add(_ record: ConformanceRecord, protocolName protocolPortable: String) {
+            let type = record.typeDescriptor?.portableName ?? "<objc>"
             if let typeName, !matches(type, typeName) { return }
-            rows.append((type, protocolQualified, record.image.path, record))
+            rows.append((type, protocolPortable, record.image.path, record))
         }
-        if let protocolName {
+        let loaded = images.filter(\.isLoaded)
+        if let protocolName, !loaded.isEmpty {
             // Only the named protocols' records: their names are printed, not every record's.
-            let selected = Set(images)
+            let selected = Set(loaded)
             var seen = Set<ProtocolDescriptor>()
             for image in Image.all {
                 for descriptor in image.protocols where seen.insert(descriptor).inserted {
-                    let protocolQualified = descriptor.qualifiedName
-                    guard matches(protocolQualified, protocolName) else { continue }
+                    let protocolPortable = descriptor.portableName
+                    guard matches(protocolPortable, protocolName) else { continue }
                     for record in descriptor.conformanceRecords() where selected.contains(record.image) {
-                        add(record, protocolQualified: protocolQualified)
+                        add(record, protocolName: protocolPortable)
                     }
                 }
             }
-        } else {
-            for image in images {
-                for record in image.conformances {
-                    add(record, protocolQualified: record.protocolDescriptor?.qualifiedName ?? "<unknown>")
-                }
+        }
+        // Images read from files, and every image without a protocol filter: each record's
+        // protocol is named from its descriptor (a stand-in for another module's).
+        for image in images where protocolName == nil || !image.isLoaded {
+            for record in image.conformances {
+                let protocolPortable = record.protocolDescriptor?.portableName ?? "<unknown>"
+                if let protocolName, !matches(protocolPortable, protocolName) { continue }
+                add(record, protocolName: protocolPortable)
             }
         }
         let lines: @Sendable () -> [String] = { [rows] in
@@ -220,7 +224,11 @@ public struct Report: Sendable {
                                 ("image", .string($0.image)),
                                 ("isRetroactive", .bool($0.record.isRetroactive)),
                                 ("conditionalRequirementCount", .int($0.record.conditionalRequirements.count)),
-                                ("isGeneric", .bool($0.record.isGeneric)),
+                                // Unknown (null) for another module's type named by a file read.
+                                (
+                                    "isGeneric",
+                                    $0.record.typeDescriptor?.isStandIn == true ? .null : .bool($0.record.isGeneric)
+                                ),
                             ])
                         }
                     )

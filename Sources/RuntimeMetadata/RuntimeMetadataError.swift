@@ -77,6 +77,15 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
 
     /// A library loaded, but the Swift runtime registered no metadata for it.
     case notASwiftImage(path: String)
+    /// An image file could not be read without loading it (``Image/read(_:)``): it cannot be
+    /// opened, is not a 64-bit little-endian ELF executable or shared library, ends early, or
+    /// holds headers, tables or Swift sections that contradict each other.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - offset: The file offset of the structure concerned, or 0.
+    ///   - reason: What is wrong, naming the structure or section.
+    case imageReadFailed(path: String, offset: Int, reason: String)
 
     /// A function value is stored at its declaration's own abstraction, which generic code
     /// cannot move: the runtime has no reabstraction thunk to convert it. Nothing was read or
@@ -152,6 +161,9 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
             return "cannot instantiate '\(typeName)': \(reason)"
         case .imageLoadFailed(let path, let reason):
             return "cannot load '\(path)': \(reason)"
+        case .imageReadFailed(let path, let offset, let reason):
+            return "cannot read '\(path)': \(reason)"
+                + (offset > 0 ? " (file offset 0x\(String(offset, radix: 16)))" : "")
         case .notASwiftImage(let path):
             return "'\(path)' loaded, but it carries no Swift metadata"
         case .functionNotReabstractable(let typeName, let context):

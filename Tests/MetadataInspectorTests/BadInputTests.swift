@@ -141,7 +141,7 @@ private let badInputCases: [BadInputCase] = [
         name: "unknown image",
         arguments: { ["types", "--image", "libNothing.so"] },
         status: 1,
-        message: "no loaded Swift image"
+        message: "no Swift image matches"
     ),
     .init(name: "unknown subcommand", arguments: { ["frobnicate"] }, status: 2, message: "unknown subcommand"),
     .init(
@@ -167,9 +167,22 @@ private let badInputCases: [BadInputCase] = [
     .init(name: "layout without a type", arguments: { ["layout"] }, status: 2, message: "needs a TYPE"),
     .init(
         name: "extra argument",
-        arguments: { ["images", "extra"] },
+        arguments: { ["layout", "Swift.Int", "extra"] },
         status: 2,
-        message: "unexpected argument 'extra'"
+        message: "unexpected argument 'extra' for 'layout'"
+    ),
+    .init(
+        name: "a FILE that does not exist",
+        arguments: { ["images", "extra"] },
+        status: 1,
+        message: "no such file: 'extra'"
+    ),
+    .init(name: "a FILE that is a directory", arguments: { ["types", "/tmp"] }, status: 1, message: "is a directory"),
+    .init(
+        name: "a FILE that is not ELF",
+        arguments: { ["conformances", "/etc/hostname"] },
+        status: 1,
+        message: "not an ELF"
     ),
     .init(
         name: "a bare word after options is the subcommand",
@@ -187,7 +200,7 @@ private let badInputCases: [BadInputCase] = [
         name: "an option value is not the subcommand",
         arguments: { ["--image", "types"] },
         status: 1,
-        message: "no loaded Swift image"
+        message: "no Swift image matches"
     ),
 ]
 

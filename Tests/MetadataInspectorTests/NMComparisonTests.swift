@@ -64,6 +64,59 @@ func normalizedTypeName(_ name: String) -> String {
     return result
 }
 
+/// What nm and swift-demangle say a file defines: its conformance descriptor symbols' (type,
+/// protocol) pairs and its nominal type descriptor symbols' types, normalized.
+func nmExpectations(_ path: String) -> (
+    pairs: Set<String>, types: Set<String>, conformanceSymbols: Int, typeSymbols: Int
+)? {
+    guard let symbols = runTool(["nm", "--defined-only", path]) else { return nil }
+    let names = symbols.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+    let conformanceSymbols = names.filter { $0.hasPrefix("$s") && $0.hasSuffix("Mc") }
+    let typeSymbols = names.filter { $0.hasPrefix("$s") && $0.hasSuffix("Mn") }
+    guard
+        let demangled = runTool(["swift-demangle"], input: (conformanceSymbols + typeSymbols).joined(separator: "\n"))?
+            .split(separator: "\n").map(String.init),
+        demangled.count == conformanceSymbols.count + typeSymbols.count
+    else { return nil }
+    var pairs = Set<String>()
+    var types = Set<String>()
+    let conformancePrefix = "protocol conformance descriptor for "
+    let typePrefix = "nominal type descriptor for "
+    for line in demangled {
+        if line.hasPrefix(conformancePrefix) {
+            var body = String(line.dropFirst(conformancePrefix.count))
+            if let range = body.range(of: " in ", options: .backwards) { body = String(body[..<range.lowerBound]) }
+            guard let separator = body.range(of: " : ", options: .backwards) else { continue }
+            let type = normalizedTypeName(String(body[..<separator.lowerBound]))
+            let protocolName = normalizedTypeName(String(body[separator.upperBound...]))
+            pairs.insert("\(type): \(protocolName)")
+        } else if line.hasPrefix(typePrefix) {
+            types.insert(normalizedTypeName(String(line.dropFirst(typePrefix.count))))
+        }
+    }
+    return (pairs, types, conformanceSymbols.count, typeSymbols.count)
+}
+
+/// The inspector's (type, protocol) pairs and types of an image, normalized as
+/// ``nmExpectations(_:)``'s.
+func listedPairsAndTypes(_ image: Image) -> (pairs: Set<String>, types: Set<String>) {
+    var listedPairs = Set<String>()
+    if case .array(let rows) = Report.conformances([image], protocolName: nil, typeName: nil).json["conformances"] {
+        for row in rows {
+            if case .string(let type) = row["type"], case .string(let protocolName) = row["protocol"] {
+                listedPairs.insert("\(normalizedTypeName(type)): \(normalizedTypeName(protocolName))")
+            }
+        }
+    }
+    var listedTypes = Set<String>()
+    if case .array(let rows) = Report.types([image], kinds: []).json["types"] {
+        for row in rows {
+            if case .string(let name) = row["name"] { listedTypes.insert(normalizedTypeName(name)) }
+        }
+    }
+    return (listedPairs, listedTypes)
+}
+
 @Suite("Inspector against nm")
 struct NMComparisonTests {
     @Test("libFoundationEssentials.so: every Mc pair and every Mn type is listed")
@@ -71,56 +124,21 @@ struct NMComparisonTests {
         let directory = try #require(toolchainLibraryDirectory)
         let path = directory + "/libFoundationEssentials.so"
         try #require(FileManager.default.fileExists(atPath: path))
-        let symbols = try #require(runTool(["nm", "--defined-only", path]))
-        let names = symbols.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
-        let conformanceSymbols = names.filter { $0.hasPrefix("$s") && $0.hasSuffix("Mc") }
-        let typeSymbols = names.filter { $0.hasPrefix("$s") && $0.hasSuffix("Mn") }
-        let demangled = try #require(
-            runTool(["swift-demangle"], input: (conformanceSymbols + typeSymbols).joined(separator: "\n"))
-        ).split(separator: "\n").map(String.init)
-        #expect(demangled.count == conformanceSymbols.count + typeSymbols.count)
-
-        var expectedPairs = Set<String>()
-        var expectedTypes = Set<String>()
-        let conformancePrefix = "protocol conformance descriptor for "
-        let typePrefix = "nominal type descriptor for "
-        for line in demangled {
-            if line.hasPrefix(conformancePrefix) {
-                var body = String(line.dropFirst(conformancePrefix.count))
-                if let range = body.range(of: " in ", options: .backwards) { body = String(body[..<range.lowerBound]) }
-                guard let separator = body.range(of: " : ", options: .backwards) else { continue }
-                let type = normalizedTypeName(String(body[..<separator.lowerBound]))
-                let protocolName = normalizedTypeName(String(body[separator.upperBound...]))
-                expectedPairs.insert("\(type): \(protocolName)")
-            } else if line.hasPrefix(typePrefix) {
-                expectedTypes.insert(normalizedTypeName(String(line.dropFirst(typePrefix.count))))
-            }
-        }
-
+        let expected = try #require(nmExpectations(path))
+        let conformanceSymbols = expected.conformanceSymbols
+        let typeSymbols = expected.typeSymbols
+        let expectedPairs = expected.pairs
+        let expectedTypes = expected.types
         _ = try Inspector.report(Arguments(parsing: ["summary"]))  // Foundation is loaded in this process.
         let image = try #require(Image.all.first { $0.fileName == "libFoundationEssentials.so" })
-        let conformances = Report.conformances([image], protocolName: nil, typeName: nil).json["conformances"]
-        var listedPairs = Set<String>()
-        if case .array(let rows) = conformances {
-            for row in rows {
-                if case .string(let type) = row["type"], case .string(let protocolName) = row["protocol"] {
-                    listedPairs.insert("\(normalizedTypeName(type)): \(normalizedTypeName(protocolName))")
-                }
-            }
-        }
-        var listedTypes = Set<String>()
-        if case .array(let rows) = Report.types([image], kinds: []).json["types"] {
-            for row in rows {
-                if case .string(let name) = row["name"] { listedTypes.insert(normalizedTypeName(name)) }
-            }
-        }
+        let (listedPairs, listedTypes) = listedPairsAndTypes(image)
         let missingPairs = expectedPairs.subtracting(listedPairs)
         let missingTypes = expectedTypes.subtracting(listedTypes)
         print(
             """
-            nm comparison, libFoundationEssentials.so: \(conformanceSymbols.count) Mc symbols naming \
+            nm comparison, libFoundationEssentials.so: \(conformanceSymbols) Mc symbols naming \
             \(expectedPairs.count) distinct (type, protocol) pairs, \(listedPairs.count) pairs listed, \
-            \(missingPairs.count) missing; \(typeSymbols.count) Mn symbols naming \(expectedTypes.count) types, \
+            \(missingPairs.count) missing; \(typeSymbols) Mn symbols naming \(expectedTypes.count) types, \
             \(listedTypes.count) types listed, \(missingTypes.count) missing
             """
         )

@@ -31,6 +31,9 @@ struct ImageSections: Sendable {
     nonisolated(unsafe) let protocolConformances: UnsafeRawBufferPointer
     /// `swift5_fieldmd`.
     nonisolated(unsafe) let fieldMetadata: UnsafeRawBufferPointer
+    /// `swift5_type_metadata_2`, for an image read from a file (whose section headers were
+    /// read already); `nil` for a loaded image, whose file is read for it on request.
+    nonisolated(unsafe) private let readNoncopyableTypeMetadata: UnsafeRawBufferPointer?
 
     /// Lists the loaded images with Swift metadata.
     /// The image's path as the dynamic loader reports it, found on request: on ELF it takes a
@@ -112,6 +115,25 @@ struct ImageSections: Sendable {
         unsafe self.protocols = range(image.protocols)
         unsafe self.protocolConformances = range(image.protocolConformances)
         unsafe self.fieldMetadata = range(image.fieldMetadata)
+        unsafe self.readNoncopyableTypeMetadata = nil
+    }
+
+    /// The sections of an image read from a file (ImageFileMapping.swift).
+    init(
+        readFrom start: UnsafeRawPointer,
+        typeMetadata: UnsafeRawBufferPointer,
+        noncopyableTypeMetadata: UnsafeRawBufferPointer,
+        protocols: UnsafeRawBufferPointer,
+        protocolConformances: UnsafeRawBufferPointer,
+        fieldMetadata: UnsafeRawBufferPointer
+    ) {
+        unsafe self.rawPath = nil
+        unsafe self.baseAddress = start
+        unsafe self.typeMetadata = typeMetadata
+        unsafe self.protocols = protocols
+        unsafe self.protocolConformances = protocolConformances
+        unsafe self.fieldMetadata = fieldMetadata
+        unsafe self.readNoncopyableTypeMetadata = noncopyableTypeMetadata
     }
 
     /// The type context descriptors of `swift5_type_metadata` (`TargetTypeMetadataRecord`)
@@ -133,7 +155,7 @@ struct ImageSections: Sendable {
             case 0:
                 return unsafe target
             case 1:
-                guard let descriptor = unsafe target.pointer(at: 0), let baseAddress = unsafe baseAddress,
+                guard let descriptor = unsafe target.slotTarget, let baseAddress = unsafe baseAddress,
                     let imageBase = unsafe cmd_imageBase(baseAddress),
                     unsafe cmd_imageBase(descriptor) == imageBase
                 else { return nil }
@@ -154,7 +176,7 @@ struct ImageSections: Sendable {
             let relative: Int32 = unsafe field.read()
             guard relative != 0 else { return nil }
             let target = unsafe field + Int(relative & ~0x3)
-            return relative & 1 == 0 ? unsafe target : unsafe target.pointer(at: 0)
+            return relative & 1 == 0 ? unsafe target : unsafe target.slotTarget
         }
     }
 
@@ -331,6 +353,11 @@ enum LoadedImages {
 
         /// The image's path.
         var path: String { unsafe sections.path }
+        /// Whether the image was read from a file rather than loaded.
+        var isRead: Bool {
+            guard let base = unsafe sections.baseAddress else { return false }
+            return unsafe ImageSections.readImageRange(containing: base) != nil
+        }
         /// An integer identity of the image (its base address).
         var identity: UInt { unsafe sections.baseAddress.map { UInt(bitPattern: $0) } ?? 0 }
         /// Its nominal type descriptors, noncopyable and field-named ones included.
@@ -375,6 +402,14 @@ enum LoadedImages {
         unsafe ImageSections.all { unsafe transform(ImageRecords($0)) }
     }
 
+    /// Reads an image file without loading it (ImageFileMapping.swift).
+    /// - Parameter path: The file.
+    /// - Returns: The file's records.
+    /// - Throws: ``ImageFileReadFailure``.
+    static func read(path: String) throws(ImageFileReadFailure) -> ImageRecords {
+        unsafe ImageRecords(try ImageSections.read(path: path))
+    }
+
     /// Visits every loaded image, in image order, without building an array.
     /// - Parameter body: Receives each image's records.
     static func forEachImage(_ body: (ImageRecords) -> Void) {
@@ -416,17 +451,26 @@ extension ImageSections {
     /// image's load base. Any read failure yields no records.
     var noncopyableTypeDescriptors: [UnsafeRawPointer] {
         #if canImport(Glibc) || canImport(Musl)
-        guard let base = unsafe baseAddress, unsafe !path.isEmpty,
-            let section = unsafe Self.sectionRange(named: "swift5_type_metadata_2", inFile: path)
-        else { return unsafe [] }
-        let start = unsafe base + section.address
-        return unsafe (0..<(section.size / 4)).compactMap { index -> UnsafeRawPointer? in
+        let start: UnsafeRawPointer
+        let size: Int
+        if let read = unsafe readNoncopyableTypeMetadata {
+            guard let readStart = read.baseAddress else { return unsafe [] }
+            unsafe start = readStart
+            size = read.count
+        } else {
+            guard let base = unsafe baseAddress, unsafe !path.isEmpty,
+                let section = unsafe Self.sectionRange(named: "swift5_type_metadata_2", inFile: path)
+            else { return unsafe [] }
+            unsafe start = base + section.address
+            size = section.size
+        }
+        return unsafe (0..<(size / 4)).compactMap { index -> UnsafeRawPointer? in
             let field = unsafe start + index * 4
             let relative: Int32 = unsafe field.read()
             let target = unsafe field + Int(relative & ~0x3)
             switch relative & 0x3 {
             case 0: return unsafe target
-            case 1: return unsafe target.pointer(at: 0)
+            case 1: return unsafe target.slotTarget
             default: return nil
             }
         }

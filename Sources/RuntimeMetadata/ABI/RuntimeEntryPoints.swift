@@ -13,6 +13,17 @@ public import CMetadata
 /// The runtime's entry points, as this package uses them.
 @usableFromInline
 enum RuntimeEntryPoints {
+    /// Whether an address lies in an image read from a file: such an image is data only. Its
+    /// functions are mapped without execute permission and its records were never registered
+    /// with the runtime, so no entry point that would run, instantiate or register something
+    /// is given its addresses; each returns `nil` instead.
+    /// - Parameter address: An address given to an entry point.
+    /// - Returns: Whether to refuse it.
+    static func isInReadImage(_ address: UnsafeRawPointer?) -> Bool {
+        guard let address = unsafe address else { return false }
+        return unsafe ImageSections.readImageRange(containing: address) != nil
+    }
+
     /// `swift_getTypeByMangledNameInContext`.
     /// - Parameters:
     ///   - name: The first byte of the mangled name.
@@ -26,7 +37,9 @@ enum RuntimeEntryPoints {
         context: UnsafeRawPointer?,
         genericArguments: UnsafeRawPointer?
     ) -> UnsafeRawPointer? {
-        unsafe cmd_getTypeByMangledNameInContext(
+        // A read image's names and contexts resolve to code that never runs (Image.read).
+        guard unsafe !isInReadImage(name), unsafe !isInReadImage(context) else { return nil }
+        return unsafe cmd_getTypeByMangledNameInContext(
             name.assumingMemoryBound(to: CChar.self),
             length,
             context,
@@ -92,7 +105,8 @@ enum RuntimeEntryPoints {
         type: UnsafeRawPointer,
         arguments: UnsafePointer<UnsafeRawPointer?>?
     ) -> UnsafeRawPointer? {
-        unsafe cmd_getWitnessTable(conformance, type, arguments)
+        guard unsafe !isInReadImage(conformance) else { return nil }
+        return unsafe cmd_getWitnessTable(conformance, type, arguments)
     }
 
     /// Calls a metadata access function with key arguments.
@@ -101,6 +115,7 @@ enum RuntimeEntryPoints {
     ///   - arguments: The key arguments.
     /// - Returns: Complete metadata, or `nil`.
     static func callAccessFunction(_ function: UnsafeRawPointer, arguments: [UInt]) -> UnsafeRawPointer? {
+        guard unsafe !isInReadImage(function) else { return nil }
         let response = unsafe arguments.withUnsafeBufferPointer { buffer in
             unsafe buffer.withMemoryRebound(to: UnsafeRawPointer?.self) { rebound in
                 unsafe cmd_callMetadataAccessFunction(function, 0, arguments.count, rebound.baseAddress)

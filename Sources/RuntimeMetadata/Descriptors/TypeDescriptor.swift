@@ -66,8 +66,15 @@ public struct TypeDescriptor: Hashable, Sendable, CustomStringConvertible {
         return result
     }
 
-    /// Whether the type is generic.
+    /// Whether the type is generic; always `false` for a stand-in (``isStandIn``), whose
+    /// generic signature is not known.
     public var isGeneric: Bool { reference.isGeneric }
+
+    /// Whether the descriptor stands in for another module's type that an image read with
+    /// ``Image/read(_:)`` names, such as the type of a retroactive conformance: it has the
+    /// type's name, kind and enclosing contexts, read from the symbol the file names, and
+    /// nothing else (no generic parameters, fields or metadata).
+    public var isStandIn: Bool { reference.isStandIn }
 
     /// Whether the descriptor is unique (not a synthesized copy for an imported type).
     public var isUnique: Bool { reference.isUnique }
@@ -340,8 +347,14 @@ extension TypeDescriptor {
     /// - Parameter arguments: One argument per generic parameter: a type, a pack or an integer.
     /// - Returns: The instantiated type.
     /// - Throws: ``RuntimeMetadataError/instantiationFailed(typeName:reason:)`` naming the mismatch or
-    ///   the unmet requirement.
+    ///   the unmet requirement, or for a type of an image read with ``Image/read(_:)``.
     public func instantiate(with arguments: [GenericArgument]) throws(RuntimeMetadataError) -> TypeMetadata {
+        guard !reference.isInReadImage else {
+            throw .instantiationFailed(
+                typeName: portableName,
+                reason: "its image was read from a file, not loaded, and a read image's types have no metadata"
+            )
+        }
         let values: [MetadataReference.GenericArgumentValue] = arguments.map { argument in
             switch argument {
             case .type(let type): .type(type.reference)

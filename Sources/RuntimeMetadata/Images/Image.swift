@@ -35,6 +35,40 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
         storage = ImageStorage.table.entry(for: records.identity) { ImageStorage(records) }
     }
 
+    /// Whether the image is loaded in this process; `false` for an image read from a file with
+    /// ``read(_:)``, whose records can be listed and named but whose types have no metadata.
+    public var isLoaded: Bool { storage.withObject { !$0.records.isRead } }
+
+    /// Reads a Swift executable or shared library from its file, without loading it.
+    ///
+    /// Use it to list what any binary declares (an app, a plugin, a file from a bug report)
+    /// without running its code: executables, which the dynamic loader refuses to open, as
+    /// well as libraries, stripped or not. The file's loadable segments are mapped read-only
+    /// at their relative addresses and its relocations applied to a private copy, so that the
+    /// same record walkers read it as a loaded image (the DocC article "Understanding the ABI
+    /// layer"). Nothing of the file runs and the dynamic loader never sees it.
+    ///
+    /// The image's ``typeDescriptors``, ``protocols`` and ``conformances`` have their names,
+    /// kinds, generic parameters, requirements and flags. A protocol or type of another module
+    /// that the file names is a stand-in with that symbol's name and parents, and nothing else.
+    /// Nothing of a read image has metadata: ``TypeDescriptor/metadata`` is `nil`,
+    /// ``TypeDescriptor/instantiate(with:)`` throws, and ``all`` does not list it.
+    ///
+    /// Each call maps the file anew and keeps the mapping for the life of the process (at most
+    /// 1,024 files per process); keep the returned image to ask it again.
+    /// - Parameter path: The file's path.
+    /// - Returns: The image.
+    /// - Throws: ``RuntimeMetadataError/imageReadFailed(path:offset:reason:)`` when the file cannot
+    ///   be opened, is not a 64-bit little-endian ELF executable or shared library for x86-64 or
+    ///   AArch64, ends early, has inconsistent headers, or has no Swift metadata sections.
+    public static func read(_ path: String) throws(RuntimeMetadataError) -> Image {
+        do {
+            return Image(try LoadedImages.read(path: path))
+        } catch {
+            throw .imageReadFailed(path: path, offset: Int(clamping: error.offset), reason: error.message)
+        }
+    }
+
     /// The file name of the image's path, such as `libFoundationEssentials.so`.
     public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
 

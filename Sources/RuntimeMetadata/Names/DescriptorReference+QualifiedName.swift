@@ -17,19 +17,27 @@ extension DescriptorReference {
     /// that loads the same file; ``anonymousContextAddressSpelling(_:)`` reads it back.
     var portableQualifiedName: String { qualifiedName(portable: true) }
 
-    private func qualifiedName(portable: Bool) -> String {
+    /// The most contexts a qualified name spells: deeper ones, which only a corrupt image read
+    /// from a file can have (a parent that leads back to its child), are written `…`.
+    private static let maximumContextDepth = 256
+
+    private func qualifiedName(portable: Bool, depth: Int = 0) -> String {
         if isModule { return name }
+        guard depth < Self.maximumContextDepth else { return "…" }
         if isExtension {
+            // The portable spelling reads the descriptors only: the runtime's name of the
+            // extended type spells its anonymous contexts by address, and a read image's
+            // types have no metadata.
             let extended =
-                extendedType.map { Self.stripGenericArguments($0.qualifiedName) }
-                ?? extendedTypeDescriptor?.qualifiedName(portable: portable)
+                (portable ? nil : extendedType.map { Self.stripGenericArguments($0.qualifiedName) })
+                ?? extendedTypeDescriptor?.qualifiedName(portable: portable, depth: depth + 1)
                 ?? extendedTypeDemangled.map(Self.stripGenericArguments) ?? "?"
             return "(extension in \(moduleName)):\(extended)"
         }
         let abiName = hasImportInfo ? importInfo.first { $0.kind == "N" }?.value : nil
         let own = isAnonymous ? anonymousSpelling(portable: portable) : abiName ?? name
         guard let parent else { return own }
-        return "\(parent.qualifiedName(portable: portable)).\(own)"
+        return "\(parent.qualifiedName(portable: portable, depth: depth + 1)).\(own)"
     }
 
     /// An anonymous context as the runtime prints it (its address), or relative to its image.

@@ -54,7 +54,12 @@ struct FieldDescriptorLayout: Sendable {
     }
 
     /// `NumFields`.
-    var count: Int { unsafe Int(address.read(at: MemoryLayout<Fields>.offset(of: \.numFields)!, as: UInt32.self)) }
+    var count: Int {
+        unsafe address.boundedCount(
+            Int(address.read(at: MemoryLayout<Fields>.offset(of: \.numFields)!, as: UInt32.self)),
+            stride: 12
+        )
+    }
 
     /// The size of the whole descriptor, header and records.
     var totalSize: Int { unsafe MemoryLayout<Fields>.size + recordSize * count }

@@ -216,7 +216,7 @@ struct GenericRequirementDescriptorLayout: Sendable {
         // Objective-C flag; mask both low bits.
         let target = unsafe address + offset + Int(relative & ~3)
         if relative & 1 == 0 { return unsafe target }
-        return unsafe target.pointer(at: 0)
+        return unsafe target.slotTarget
     }
 
     /// The mangled type of a same-type or base-class requirement.

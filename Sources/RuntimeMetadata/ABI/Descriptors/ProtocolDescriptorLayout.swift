@@ -45,12 +45,18 @@ struct ProtocolDescriptorLayout: Sendable {
 
     /// `NumRequirementsInSignature`.
     var signatureRequirementCount: Int {
-        unsafe Int(address.read(at: MemoryLayout<Fields>.offset(of: \.numRequirementsInSignature)!, as: UInt32.self))
+        unsafe address.boundedCount(
+            Int(address.read(at: MemoryLayout<Fields>.offset(of: \.numRequirementsInSignature)!, as: UInt32.self)),
+            stride: 12
+        )
     }
 
     /// `NumRequirements`.
     var requirementCount: Int {
-        unsafe Int(address.read(at: MemoryLayout<Fields>.offset(of: \.numRequirements)!, as: UInt32.self))
+        unsafe address.boundedCount(
+            Int(address.read(at: MemoryLayout<Fields>.offset(of: \.numRequirements)!, as: UInt32.self)),
+            stride: 8
+        )
     }
 
     /// The requirement signature (`NumRequirementsInSignature` generic requirements): inherited

@@ -40,8 +40,7 @@ extension UnsafeRawPointer {
         if relative & 1 == 0 {
             return unsafe target
         }
-        let slot: UInt = unsafe target.read()
-        return unsafe UnsafeRawPointer(bitPattern: slot)
+        return unsafe target.slotTarget
     }
 
     /// Reads a pointer-sized word at `offset` as a pointer.

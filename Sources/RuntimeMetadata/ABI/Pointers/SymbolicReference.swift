@@ -49,7 +49,7 @@ struct MangledNameLayout: Sendable {
     var leadingContextDescriptor: UnsafeRawPointer? {
         guard let kind = unsafe leadingReferenceKind, kind == 0x01 || kind == 0x02 else { return nil }
         let target = unsafe address.relativeDirectPointer(at: 1)
-        return kind == 0x01 ? unsafe target : unsafe target?.pointer(at: 0)
+        return kind == 0x01 ? unsafe target : unsafe target?.slotTarget
     }
 
     /// The plain characters after the last symbolic reference.

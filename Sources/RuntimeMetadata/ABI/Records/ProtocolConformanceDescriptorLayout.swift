@@ -66,7 +66,7 @@ struct ProtocolConformanceDescriptorLayout: Sendable {
         let offset = unsafe Self.typeReferenceOffset
         switch unsafe typeReferenceKind {
         case 0: return unsafe address.relativeDirectPointer(at: offset)
-        case 1: return unsafe address.relativeDirectPointer(at: offset)?.pointer(at: 0)
+        case 1: return unsafe address.relativeDirectPointer(at: offset)?.slotTarget
         default: return nil
         }
     }

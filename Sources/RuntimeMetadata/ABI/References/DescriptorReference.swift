@@ -5,6 +5,8 @@
 // and return safe values. Descriptors live in the read-only data of loaded images, which are
 // never unloaded (the runtime does not support unloading Swift images).
 
+internal import CMetadata
+
 /// A handle to a context descriptor.
 @safe
 struct DescriptorReference: Hashable, Sendable {
@@ -246,6 +248,14 @@ struct DescriptorReference: Hashable, Sendable {
     }
 
     /// Calls the access function of a non-generic type for complete metadata.
+    /// Whether the descriptor belongs to an image read from a file (``Image/read(_:)``), whose
+    /// types have no metadata.
+    var isInReadImage: Bool { unsafe RuntimeEntryPoints.isInReadImage(address) }
+
+    /// Whether the descriptor is a stand-in that a read image's file names but does not define
+    /// (StandInDescriptorLayout.swift): its name and parents are known, nothing else.
+    var isStandIn: Bool { unsafe isInReadImage && cmd_isStandInDescriptor(address) }
+
     var nonGenericMetadata: MetadataReference? {
         guard isType, !isGeneric, let function = unsafe TypeContextDescriptorLayout(address).accessFunction else {
             return nil

@@ -1,0 +1,610 @@
+// ImageFiles.c
+//
+// ELF implementation of CMDImageFile.h: maps an image file's loadable segments the way the
+// dynamic loader would (glibc elf/dl-map-segments.h: one reservation, each PT_LOAD at its
+// offset from the first), applies the relocations that fill pointer slots (the ELF x86-64 and
+// AArch64 psABIs' RELATIVE, GLOB_DAT and 64-bit absolute kinds, and the generic DT_RELR packed
+// form), and never runs or hands anything to the loader. Every structure read from the file is
+// checked against the file's size and the segments first. Structures mirror `Elf64_Ehdr`,
+// `Elf64_Phdr`, `Elf64_Shdr`, `Elf64_Dyn`, `Elf64_Rela` and `Elf64_Sym` of <elf.h>.
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "CMDImageFile.h"
+
+#if defined(__ELF__)
+
+#include <elf.h>
+#include <sys/mman.h>
+
+/// The zero-filled margin on each side of a mapping: farther than any 32-bit relative
+/// pointer reaches, plus room for the fields read at an offset from its target.
+#define CMD_GUARD_SIZE ((uintptr_t)1 << 31) + ((uintptr_t)1 << 20)
+/// The largest span of loadable segments read: relative pointers reach ±2 GiB.
+#define CMD_LARGEST_SPAN ((uint64_t)1 << 32)
+/// The largest value accepted for an address, offset or size: the x86-64 user address space.
+#define CMD_LARGEST_VALUE ((uint64_t)1 << 47)
+/// The largest area for stand-in descriptors.
+#define CMD_STAND_IN_LIMIT ((size_t)1 << 28)
+/// The most image files one process maps.
+#define CMD_MAXIMUM_FILES 1024
+
+/// One mapped file, kept for the life of the process.
+typedef struct CMDMappedFile {
+    uintptr_t start;
+    /// The end of the segments: the image proper, without the stand-in area.
+    uintptr_t imageEnd;
+    uintptr_t end;
+    uintptr_t base;
+    char *path;
+    uintptr_t *externalSlots;
+    const char **externalNames;
+    size_t externalCount;
+} CMDMappedFile;
+
+static CMDMappedFile mappedFiles[CMD_MAXIMUM_FILES];
+/// The number of published entries: entries below it are complete and never change.
+static _Atomic size_t mappedFileCount;
+static pthread_mutex_t mappedFileLock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool fail(CMDImageFile *result, CMDImageFileStatus status, uint64_t offset, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static bool fail(CMDImageFile *result, CMDImageFileStatus status, uint64_t offset, const char *format, ...) {
+    result->status = status;
+    result->offset = offset;
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(result->message, sizeof(result->message), format, arguments);
+    va_end(arguments);
+    return false;
+}
+
+/// Reads `length` bytes at `offset` of the file, or fails with a truncation at the end wanted.
+static bool readAt(int descriptor, uint64_t fileSize, uint64_t offset, void *buffer, size_t length,
+                   const char *what, CMDImageFile *result) {
+    if (offset > fileSize || length > fileSize - offset) {
+        return fail(result, CMDImageFileStatusTruncated, offset, "%s at offset 0x%llx ends past the file's end",
+                    what, (unsigned long long)offset);
+    }
+    size_t done = 0;
+    while (done < length) {
+        ssize_t got = pread(descriptor, (char *)buffer + done, length - done, (off_t)(offset + done));
+        if (got <= 0) {
+            return fail(result, CMDImageFileStatusUnreadable, offset + done, "%s cannot be read: %s", what,
+                        got == 0 ? "unexpected end of file" : strerror(errno));
+        }
+        done += (size_t)got;
+    }
+    return true;
+}
+
+/// The loadable segments, as mapped.
+typedef struct Segment {
+    uint64_t address;
+    uint64_t memorySize;
+    uint64_t fileOffset;
+    uint64_t fileSize;
+} Segment;
+
+/// Whether `[address, address + length)` lies in a loadable segment's memory.
+static bool inSegments(const Segment *segments, size_t count, uint64_t address, uint64_t length) {
+    for (size_t index = 0; index < count; index++) {
+        const Segment *segment = &segments[index];
+        if (address >= segment->address && length <= segment->memorySize &&
+            address - segment->address <= segment->memorySize - length) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// The relocation kinds applied, by machine.
+typedef struct RelocationKinds {
+    uint32_t relative, globalData, absolute64;
+} RelocationKinds;
+
+typedef struct Externals {
+    uintptr_t *slots;
+    const char **names;
+    size_t count, capacity;
+} Externals;
+
+static bool addExternal(Externals *externals, uintptr_t slot, const char *name) {
+    if (externals->count == externals->capacity) {
+        size_t capacity = externals->capacity ? externals->capacity * 2 : 64;
+        uintptr_t *slots = realloc(externals->slots, capacity * sizeof(uintptr_t));
+        if (!slots) return false;
+        externals->slots = slots;
+        const char **names = realloc(externals->names, capacity * sizeof(char *));
+        if (!names) return false;
+        externals->names = names;
+        externals->capacity = capacity;
+    }
+    externals->slots[externals->count] = slot;
+    externals->names[externals->count] = name;
+    externals->count++;
+    return true;
+}
+
+/// The symbol table and string table of `PT_DYNAMIC`, mapped.
+typedef struct Symbols {
+    const Elf64_Sym *table;
+    size_t count;
+    const char *strings;
+    size_t stringsSize;
+} Symbols;
+
+/// Applies one `Elf64_Rela`.
+static bool applyRelocation(const Elf64_Rela *relocation, uintptr_t bias, const Segment *segments, size_t count,
+                            const RelocationKinds *kinds, const Symbols *symbols, Externals *externals) {
+    uint32_t type = (uint32_t)ELF64_R_TYPE(relocation->r_info);
+    uint32_t symbolIndex = (uint32_t)ELF64_R_SYM(relocation->r_info);
+    if (type != kinds->relative && type != kinds->globalData && type != kinds->absolute64) return true;
+    if (!inSegments(segments, count, relocation->r_offset, 8)) return true;  // Not a slot of the image.
+    uintptr_t *slot = (uintptr_t *)(bias + relocation->r_offset);
+    if (type == kinds->relative) {
+        *slot = bias + (uintptr_t)relocation->r_addend;
+        return true;
+    }
+    *slot = 0;
+    if (symbolIndex == 0 || symbolIndex >= symbols->count) return true;
+    const Elf64_Sym *symbol = &symbols->table[symbolIndex];
+    if (symbol->st_shndx != SHN_UNDEF) {
+        if (symbol->st_value <= CMD_LARGEST_VALUE && inSegments(segments, count, symbol->st_value, 0)) {
+            *slot = bias + (uintptr_t)symbol->st_value + (uintptr_t)relocation->r_addend;
+        }
+        return true;
+    }
+    if (symbol->st_name >= symbols->stringsSize) return true;
+    const char *name = symbols->strings + symbol->st_name;
+    if (!memchr(name, 0, symbols->stringsSize - symbol->st_name)) return true;
+    return addExternal(externals, (uintptr_t)slot, name);
+}
+
+/// Publishes a mapping in the registry.
+static int32_t registerMapping(const char *path, uintptr_t start, uintptr_t imageEnd, uintptr_t end,
+                               uintptr_t base, Externals *externals) {
+    pthread_mutex_lock(&mappedFileLock);
+    size_t index = atomic_load_explicit(&mappedFileCount, memory_order_relaxed);
+    int32_t handle = -1;
+    char *copy = strdup(path);
+    if (index < CMD_MAXIMUM_FILES && copy) {
+        mappedFiles[index] = (CMDMappedFile){start, imageEnd, end, base, copy, externals->slots, externals->names,
+                                             externals->count};
+        atomic_store_explicit(&mappedFileCount, index + 1, memory_order_release);
+        handle = (int32_t)index;
+    } else {
+        free(copy);
+    }
+    pthread_mutex_unlock(&mappedFileLock);
+    return handle;
+}
+
+/// The names of the sections of `CMDImageFileSection`, in its order.
+static const char *const sectionNames[CMDImageFileSectionCount] = {
+    "swift5_protocols", "swift5_protocol_conformances", "swift5_type_metadata", "swift5_fieldmd",
+    "swift5_type_metadata_2", "swift5_typeref", "swift5_reflstr",
+};
+
+static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDImageFile *result);
+
+bool cmd_readImageFile(const char *path, CMDImageFile *result) {
+    memset(result, 0, sizeof(*result));
+    result->handle = -1;
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) {
+        return fail(result, CMDImageFileStatusUnreadable, 0, "cannot open the file: %s", strerror(errno));
+    }
+    struct stat status;
+    if (fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode)) {
+        close(descriptor);
+        return fail(result, CMDImageFileStatusUnreadable, 0, "not a regular file");
+    }
+    bool mapped = readMapped(descriptor, (uint64_t)status.st_size, path, result);
+    close(descriptor);
+    return mapped;
+}
+
+static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDImageFile *result) {
+    Elf64_Ehdr header;
+    if (fileSize < 4) return fail(result, CMDImageFileStatusNotELF, 0, "the file is %llu bytes", (unsigned long long)fileSize);
+    if (!readAt(descriptor, fileSize, 0, &header, 4, "the ELF identification", result)) return false;
+    if (memcmp(header.e_ident, ELFMAG, SELFMAG) != 0) {
+        return fail(result, CMDImageFileStatusNotELF, 0, "no ELF magic number");
+    }
+    if (!readAt(descriptor, fileSize, 0, &header, sizeof(header), "the ELF header", result)) return false;
+    if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_ident[EI_DATA] != ELFDATA2LSB) {
+        return fail(result, CMDImageFileStatusUnsupported, 4, "not a 64-bit little-endian ELF file");
+    }
+    RelocationKinds kinds;
+    if (header.e_machine == EM_X86_64) {
+        kinds = (RelocationKinds){R_X86_64_RELATIVE, R_X86_64_GLOB_DAT, R_X86_64_64};
+    } else if (header.e_machine == EM_AARCH64) {
+        kinds = (RelocationKinds){R_AARCH64_RELATIVE, R_AARCH64_GLOB_DAT, R_AARCH64_ABS64};
+    } else {
+        return fail(result, CMDImageFileStatusUnsupported, 0x12, "machine %u is not x86-64 or AArch64",
+                    header.e_machine);
+    }
+    if (header.e_type != ET_EXEC && header.e_type != ET_DYN) {
+        return fail(result, CMDImageFileStatusUnsupported, 0x10,
+                    "ELF type %u is neither an executable nor a shared object", header.e_type);
+    }
+    if (header.e_phentsize != sizeof(Elf64_Phdr) || header.e_phnum == 0 || header.e_phoff > CMD_LARGEST_VALUE) {
+        return fail(result, CMDImageFileStatusMalformed, 0x20, "e_phoff, e_phentsize or e_phnum is invalid");
+    }
+    if (header.e_shentsize != sizeof(Elf64_Shdr) || header.e_shnum == 0 || header.e_shoff > CMD_LARGEST_VALUE ||
+        header.e_shstrndx >= header.e_shnum) {
+        return fail(result, CMDImageFileStatusMalformed, 0x28,
+                    "the section headers are missing or invalid (e_shoff, e_shentsize, e_shnum, e_shstrndx)");
+    }
+
+    // Program headers: the loadable segments and the dynamic segment.
+    Elf64_Phdr programs[header.e_phnum];
+    if (!readAt(descriptor, fileSize, header.e_phoff, programs, sizeof(programs), "the program headers", result)) {
+        return false;
+    }
+    Segment segments[header.e_phnum];
+    size_t segmentCount = 0;
+    uint64_t low = UINT64_MAX, high = 0, dynamicAddress = 0, dynamicSize = 0;
+    const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    for (size_t index = 0; index < header.e_phnum; index++) {
+        const Elf64_Phdr *program = &programs[index];
+        uint64_t at = header.e_phoff + index * sizeof(Elf64_Phdr);
+        if (program->p_type == PT_DYNAMIC) {
+            dynamicAddress = program->p_vaddr;
+            dynamicSize = program->p_filesz;
+        }
+        if (program->p_type != PT_LOAD) continue;
+        if (program->p_vaddr > CMD_LARGEST_VALUE || program->p_memsz > CMD_LARGEST_VALUE ||
+            program->p_offset > CMD_LARGEST_VALUE || program->p_filesz > program->p_memsz) {
+            return fail(result, CMDImageFileStatusMalformed, at,
+                        "program header %zu: p_vaddr, p_offset, p_filesz or p_memsz is invalid", index);
+        }
+        if (program->p_offset + program->p_filesz > fileSize) {
+            return fail(result, CMDImageFileStatusTruncated, program->p_offset + program->p_filesz,
+                        "loadable segment %zu ends at offset 0x%llx, past the file's end", index,
+                        (unsigned long long)(program->p_offset + program->p_filesz));
+        }
+        segments[segmentCount++] = (Segment){program->p_vaddr, program->p_memsz, program->p_offset, program->p_filesz};
+        uint64_t start = program->p_vaddr & ~(page - 1);
+        if (start < low) low = start;
+        if (program->p_vaddr + program->p_memsz > high) high = program->p_vaddr + program->p_memsz;
+    }
+    if (segmentCount == 0) return fail(result, CMDImageFileStatusMalformed, 0x20, "the file has no loadable segment");
+    if (high - low > CMD_LARGEST_SPAN) {
+        return fail(result, CMDImageFileStatusMalformed, 0x20, "the loadable segments span more than 4 GiB");
+    }
+
+    // Section headers: the Swift sections, and `.got`.
+    Elf64_Shdr *sections = malloc((size_t)header.e_shnum * sizeof(Elf64_Shdr));
+    if (!sections) return fail(result, CMDImageFileStatusMapFailed, 0, "out of memory");
+    if (!readAt(descriptor, fileSize, header.e_shoff, sections, (size_t)header.e_shnum * sizeof(Elf64_Shdr),
+                "the section headers", result)) {
+        free(sections);
+        return false;
+    }
+    const Elf64_Shdr *names = &sections[header.e_shstrndx];
+    if (names->sh_size > (1 << 24) || names->sh_offset > fileSize) {
+        free(sections);
+        return fail(result, CMDImageFileStatusMalformed, header.e_shoff + header.e_shstrndx * sizeof(Elf64_Shdr),
+                    "the section name table's header is invalid");
+    }
+    char *nameTable = malloc(names->sh_size + 1);
+    if (!nameTable || !readAt(descriptor, fileSize, names->sh_offset, nameTable, names->sh_size,
+                              "the section name table", result)) {
+        free(nameTable);
+        free(sections);
+        return nameTable ? false : fail(result, CMDImageFileStatusMapFailed, 0, "out of memory");
+    }
+    nameTable[names->sh_size] = 0;
+    bool anySwift = false;
+    uint64_t gotAddress = 0, gotSize = 0;
+    uint64_t sectionAddresses[CMDImageFileSectionCount] = {0}, sectionSizes[CMDImageFileSectionCount] = {0};
+    for (size_t index = 0; index < header.e_shnum; index++) {
+        const Elf64_Shdr *section = &sections[index];
+        if (section->sh_name >= names->sh_size) continue;
+        const char *name = nameTable + section->sh_name;
+        uint64_t at = header.e_shoff + index * sizeof(Elf64_Shdr);
+        if (strcmp(name, ".got") == 0 && inSegments(segments, segmentCount, section->sh_addr, section->sh_size)) {
+            gotAddress = section->sh_addr;
+            gotSize = section->sh_size;
+        }
+        for (size_t kind = 0; kind < CMDImageFileSectionCount; kind++) {
+            if (strcmp(name, sectionNames[kind]) != 0) continue;
+            if (section->sh_addr > CMD_LARGEST_VALUE || section->sh_size > CMD_LARGEST_VALUE ||
+                !inSegments(segments, segmentCount, section->sh_addr, section->sh_size)) {
+                fail(result, CMDImageFileStatusMalformed, at,
+                     "section %s (header %zu) lies outside the loadable segments", name, index);
+                free(nameTable);
+                free(sections);
+                return false;
+            }
+            sectionAddresses[kind] = section->sh_addr;
+            sectionSizes[kind] = section->sh_size;
+            anySwift = true;
+        }
+        if (strncmp(name, "swift5_", 7) == 0) anySwift = true;
+    }
+    free(nameTable);
+    free(sections);
+    if (!anySwift) return fail(result, CMDImageFileStatusNotSwift, 0, "the file has no swift5_ sections");
+
+    // The reservation: guard, segments, stand-in area, guard. The stand-in area's writable
+    // part is sized once the externals are counted.
+    uint64_t span = (high - low + page - 1) & ~(page - 1);
+    size_t total = (size_t)(CMD_GUARD_SIZE * 2 + span + CMD_STAND_IN_LIMIT);
+    char *reservation = mmap(NULL, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (reservation == MAP_FAILED) {
+        return fail(result, CMDImageFileStatusMapFailed, 0, "cannot reserve address space: %s", strerror(errno));
+    }
+    uintptr_t start = (uintptr_t)reservation + CMD_GUARD_SIZE;
+    uintptr_t bias = start - (uintptr_t)low;
+    if (mprotect((void *)start, (size_t)span, PROT_READ | PROT_WRITE) != 0) {
+        munmap(reservation, total);
+        return fail(result, CMDImageFileStatusMapFailed, 0, "cannot map the segments: %s", strerror(errno));
+    }
+    for (size_t index = 0; index < segmentCount; index++) {
+        const Segment *segment = &segments[index];
+        if (segment->fileSize == 0) continue;
+        uint64_t pageOffset = segment->address & (page - 1);
+        bool mapped = false;
+        if ((segment->fileOffset & (page - 1)) == pageOffset) {
+            // Private, writable file pages: the relocations below dirty only the pages they touch.
+            void *target = (void *)(bias + segment->address - pageOffset);
+            size_t length = (size_t)(segment->fileSize + pageOffset);
+            mapped = mmap(target, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, descriptor,
+                          (off_t)(segment->fileOffset - pageOffset)) != MAP_FAILED;
+            if (mapped) {
+                // The rest of the last page holds the file's next bytes; the segment's memory is zero there.
+                uint64_t end = segment->address + segment->fileSize;
+                uint64_t pageEnd = (end + page - 1) & ~(page - 1);
+                memset((void *)(bias + end), 0, (size_t)(pageEnd - end));
+            }
+        }
+        if (!mapped && !readAt(descriptor, fileSize, segment->fileOffset, (void *)(bias + segment->address),
+                               (size_t)segment->fileSize, "a loadable segment", result)) {
+            munmap(reservation, total);
+            return false;
+        }
+    }
+    // Segments that share a page: a later one's mapping replaced the earlier one's tail, so
+    // read every segment's bytes once more over the pages they share.
+    for (size_t index = 0; index < segmentCount; index++) {
+        const Segment *segment = &segments[index];
+        for (size_t other = 0; other < segmentCount; other++) {
+            if (other == index || segments[other].fileSize == 0) continue;
+            uint64_t otherPage = segments[other].address & ~(page - 1);
+            uint64_t end = segment->address + segment->fileSize;
+            if (segment->fileSize > 0 && otherPage < end && otherPage + page > segment->address &&
+                segments[other].address > segment->address) {
+                uint64_t from = otherPage > segment->address ? otherPage : segment->address;
+                uint64_t to = end < otherPage + page ? end : otherPage + page;
+                if (to > from && !readAt(descriptor, fileSize, segment->fileOffset + (from - segment->address),
+                                         (void *)(bias + from), (size_t)(to - from), "a loadable segment", result)) {
+                    munmap(reservation, total);
+                    return false;
+                }
+            }
+        }
+    }
+
+    // Relocations, from the dynamic segment as the loader reads them.
+    Externals externals = {0};
+    Symbols symbols = {0};
+    if (dynamicAddress != 0 && dynamicSize >= sizeof(Elf64_Dyn) &&
+        inSegments(segments, segmentCount, dynamicAddress, dynamicSize)) {
+        const Elf64_Dyn *dynamic = (const Elf64_Dyn *)(bias + dynamicAddress);
+        size_t entries = (size_t)(dynamicSize / sizeof(Elf64_Dyn));
+        uint64_t rela = 0, relaSize = 0, relr = 0, relrSize = 0;
+        uint64_t symbolTable = 0, stringTable = 0, stringSize = 0;
+        for (size_t index = 0; index < entries && dynamic[index].d_tag != DT_NULL; index++) {
+            uint64_t value = dynamic[index].d_un.d_val;
+            switch (dynamic[index].d_tag) {
+            case DT_RELA: rela = value; break;
+            case DT_RELASZ: relaSize = value; break;
+#ifdef DT_RELR
+            case DT_RELR: relr = value; break;
+            case DT_RELRSZ: relrSize = value; break;
+#endif
+            case DT_SYMTAB: symbolTable = value; break;
+            case DT_STRTAB: stringTable = value; break;
+            case DT_STRSZ: stringSize = value; break;
+            default: break;
+            }
+        }
+        if (symbolTable && stringTable && inSegments(segments, segmentCount, stringTable, stringSize) &&
+            inSegments(segments, segmentCount, symbolTable, sizeof(Elf64_Sym))) {
+            symbols.table = (const Elf64_Sym *)(bias + symbolTable);
+            symbols.strings = (const char *)(bias + stringTable);
+            symbols.stringsSize = (size_t)stringSize;
+            // The table's length is not recorded; it ends where its segment's file bytes do,
+            // and relocations name indices below that.
+            for (size_t index = 0; index < segmentCount; index++) {
+                const Segment *segment = &segments[index];
+                if (symbolTable >= segment->address && symbolTable < segment->address + segment->memorySize) {
+                    symbols.count = (size_t)((segment->address + segment->memorySize - symbolTable) / sizeof(Elf64_Sym));
+                }
+            }
+        }
+        if (rela && relaSize && inSegments(segments, segmentCount, rela, relaSize)) {
+            const Elf64_Rela *relocations = (const Elf64_Rela *)(bias + rela);
+            for (size_t index = 0; index < relaSize / sizeof(Elf64_Rela); index++) {
+                if (!applyRelocation(&relocations[index], bias, segments, segmentCount, &kinds, &symbols, &externals)) {
+                    break;
+                }
+            }
+        }
+        if (relr && relrSize && inSegments(segments, segmentCount, relr, relrSize)) {
+            // DT_RELR: an even entry is an address to relocate; an odd one a bitmap of the 63
+            // words after the last address (generic ABI, "Relative relocation table").
+            const uint64_t *entries = (const uint64_t *)(bias + relr);
+            uint64_t where = 0;
+            for (size_t index = 0; index < relrSize / 8; index++) {
+                uint64_t entry = entries[index];
+                if ((entry & 1) == 0) {
+                    where = entry;
+                    if (inSegments(segments, segmentCount, where, 8)) *(uintptr_t *)(bias + where) += bias;
+                    where += 8;
+                } else {
+                    for (uint64_t bit = 1; bit < 64; bit++) {
+                        uint64_t at = where + (bit - 1) * 8;
+                        if ((entry >> bit) & 1 && inSegments(segments, segmentCount, at, 8)) {
+                            *(uintptr_t *)(bias + at) += bias;
+                        }
+                    }
+                    where += 63 * 8;
+                }
+            }
+        }
+    }
+    if (header.e_type == ET_EXEC && gotSize >= 8) {
+        // A fixed-address executable's GOT holds link-time addresses without relocations.
+        uintptr_t *words = (uintptr_t *)(bias + gotAddress);
+        for (size_t index = 0; index < gotSize / 8; index++) {
+            if (words[index] >= low && words[index] < high) words[index] += bias;
+        }
+    }
+    for (size_t kind = 0; kind < CMDImageFileSectionCount; kind++) {
+        if (sectionSizes[kind] == 0) continue;
+        result->sections[kind] = (CMDSectionRange){bias + (uintptr_t)sectionAddresses[kind], (size_t)sectionSizes[kind]};
+    }
+    // A stand-in takes a few hundred bytes at most (its names and its parents').
+    size_t standInCapacity = externals.count * 1024 + 65536;
+    if (standInCapacity > CMD_STAND_IN_LIMIT) standInCapacity = CMD_STAND_IN_LIMIT;
+    standInCapacity = (standInCapacity + page - 1) & ~(page - 1);
+    if (mprotect((void *)(start + span), standInCapacity, PROT_READ | PROT_WRITE) != 0) {
+        free(externals.slots);
+        free(externals.names);
+        munmap(reservation, total);
+        return fail(result, CMDImageFileStatusMapFailed, 0, "cannot map the stand-in area: %s", strerror(errno));
+    }
+    uintptr_t end = start + (uintptr_t)span + standInCapacity;
+    int32_t handle = registerMapping(path, start, start + (uintptr_t)span, end, bias, &externals);
+    if (handle < 0) {
+        free(externals.slots);
+        free(externals.names);
+        munmap(reservation, total);
+        return fail(result, CMDImageFileStatusMapFailed, 0, "more than %d image files are read", CMD_MAXIMUM_FILES);
+    }
+    result->status = CMDImageFileStatusMapped;
+    result->handle = handle;
+    result->base = bias;
+    result->start = start;
+    result->end = end;
+    result->standInArea = start + (uintptr_t)span;
+    result->standInCapacity = standInCapacity;
+    result->externalCount = externals.count;
+    return true;
+}
+
+static const CMDMappedFile *_Nullable mappedFile(int32_t handle) {
+    size_t count = atomic_load_explicit(&mappedFileCount, memory_order_acquire);
+    if (handle < 0 || (size_t)handle >= count) return NULL;
+    return &mappedFiles[handle];
+}
+
+bool cmd_imageFileExternal(int32_t handle, size_t index, uintptr_t *slot, const char **name) {
+    const CMDMappedFile *file = mappedFile(handle);
+    if (!file || index >= file->externalCount) return false;
+    *slot = file->externalSlots[index];
+    *name = file->externalNames[index];
+    return true;
+}
+
+bool cmd_setImageFileSlot(int32_t handle, uintptr_t slot, uintptr_t value) {
+    const CMDMappedFile *file = mappedFile(handle);
+    if (!file || slot < file->start || slot + 8 > file->end || slot % 8 != 0) return false;
+    *(uintptr_t *)slot = value;
+    return true;
+}
+
+bool cmd_anyImageFileRead(void) { return atomic_load_explicit(&mappedFileCount, memory_order_relaxed) > 0; }
+
+/// The read image containing an address, or NULL; with `standIns`, its stand-in area counts.
+static const CMDMappedFile *_Nullable fileContaining(uintptr_t address, bool standIns) {
+    size_t count = atomic_load_explicit(&mappedFileCount, memory_order_acquire);
+    for (size_t index = 0; index < count; index++) {
+        uintptr_t end = standIns ? mappedFiles[index].end : mappedFiles[index].imageEnd;
+        if (address >= mappedFiles[index].start && address < end) return &mappedFiles[index];
+    }
+    return NULL;
+}
+
+bool cmd_readImageContaining(const void *address, uintptr_t *start, uintptr_t *end) {
+    const CMDMappedFile *file = fileContaining((uintptr_t)address, true);
+    if (!file) return false;
+    *start = file->start;
+    *end = file->end;
+    return true;
+}
+
+bool cmd_isStandInDescriptor(const void *address) {
+    const CMDMappedFile *file = fileContaining((uintptr_t)address, true);
+    return file && (uintptr_t)address >= file->imageEnd;
+}
+
+const char *_Nullable cmd_readImagePath(const void *address) {
+    const CMDMappedFile *file = fileContaining((uintptr_t)address, false);
+    return file ? file->path : NULL;
+}
+
+const void *_Nullable cmd_readImageBase(const void *address) {
+    const CMDMappedFile *file = fileContaining((uintptr_t)address, false);
+    return file ? (const void *)file->base : NULL;
+}
+
+#else
+
+bool cmd_readImageFile(const char *path, CMDImageFile *result) {
+    (void)path;
+    memset(result, 0, sizeof(*result));
+    result->handle = -1;
+    result->status = CMDImageFileStatusUnsupported;
+    snprintf(result->message, sizeof(result->message), "reading Mach-O files is not supported");
+    return false;
+}
+
+bool cmd_imageFileExternal(int32_t handle, size_t index, uintptr_t *slot, const char **name) {
+    (void)handle, (void)index, (void)slot, (void)name;
+    return false;
+}
+
+bool cmd_setImageFileSlot(int32_t handle, uintptr_t slot, uintptr_t value) {
+    (void)handle, (void)slot, (void)value;
+    return false;
+}
+
+bool cmd_anyImageFileRead(void) { return false; }
+
+bool cmd_readImageContaining(const void *address, uintptr_t *start, uintptr_t *end) {
+    (void)address, (void)start, (void)end;
+    return false;
+}
+
+bool cmd_isStandInDescriptor(const void *address) {
+    (void)address;
+    return false;
+}
+
+const char *_Nullable cmd_readImagePath(const void *address) {
+    (void)address;
+    return NULL;
+}
+
+const void *_Nullable cmd_readImageBase(const void *address) {
+    (void)address;
+    return NULL;
+}
+
+#endif

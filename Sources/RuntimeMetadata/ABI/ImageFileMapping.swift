@@ -1,0 +1,119 @@
+// ImageFileMapping.swift
+//
+// The Swift face of CMetadata's image file reader (CMetadata/ImageFiles.c, CMDImageFile.h):
+// an ELF file's loadable segments mapped at their relative addresses and relocated, so that
+// the record walkers of ImageSections read it exactly as they read a loaded image. What the
+// file names but does not define (another module's protocol, the type of a retroactive
+// conformance) gets a stand-in descriptor (StandInDescriptorLayout.swift) in the mapping's
+// stand-in area. Nothing here runs code of the file or gives it to the dynamic loader.
+
+internal import CMetadata
+
+/// Why an image file could not be read.
+struct ImageFileReadFailure: Error, Sendable {
+    /// What kind of failure (`CMDImageFileStatus`).
+    enum Kind: Sendable {
+        case unreadable, notELF, unsupported, truncated, malformed, notSwift, mapFailed
+    }
+    let kind: Kind
+    /// The file offset the failure concerns, or 0.
+    let offset: UInt64
+    /// What is wrong, naming the structure or section.
+    let message: String
+}
+
+extension ImageSections {
+    /// Maps an image file for reading, without loading it, and makes stand-in descriptors for
+    /// the symbols it names but does not define.
+    /// - Parameter path: The file.
+    /// - Returns: The file's sections, mapped.
+    /// - Throws: ``ImageFileReadFailure``.
+    static func read(path: String) throws(ImageFileReadFailure) -> ImageSections {
+        var file = CMDImageFile()
+        guard unsafe cmd_readImageFile(path, &file) else {
+            let kind: ImageFileReadFailure.Kind =
+                switch file.status {
+                case CMDImageFileStatusNotELF: .notELF
+                case CMDImageFileStatusUnsupported: .unsupported
+                case CMDImageFileStatusTruncated: .truncated
+                case CMDImageFileStatusMalformed: .malformed
+                case CMDImageFileStatusNotSwift: .notSwift
+                case CMDImageFileStatusMapFailed: .mapFailed
+                default: .unreadable
+                }
+            let message = unsafe withUnsafeBytes(of: file.message) { bytes in
+                unsafe String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            throw ImageFileReadFailure(kind: kind, offset: file.offset, message: message)
+        }
+        unsafe makeStandIns(file)
+        let sections = unsafe withUnsafeBytes(of: file.sections) {
+            unsafe Array($0.bindMemory(to: CMDSectionRange.self))
+        }
+        func range(_ section: CMDImageFileSection) -> UnsafeRawBufferPointer {
+            let raw = sections[Int(section.rawValue)]
+            return unsafe UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: raw.start), count: raw.length)
+        }
+        return unsafe ImageSections(
+            readFrom: UnsafeRawPointer(bitPattern: file.start)!,
+            typeMetadata: range(CMDImageFileSectionTypeMetadata),
+            noncopyableTypeMetadata: range(CMDImageFileSectionNoncopyableTypeMetadata),
+            protocols: range(CMDImageFileSectionProtocols),
+            protocolConformances: range(CMDImageFileSectionProtocolConformances),
+            fieldMetadata: range(CMDImageFileSectionFieldMetadata)
+        )
+    }
+
+    /// Writes a stand-in descriptor for each external symbol that names a nominal type, a
+    /// protocol or a module, and points the symbol's slots at it. Other slots stay 0.
+    private static func makeStandIns(_ file: CMDImageFile) {
+        guard let area = unsafe UnsafeMutableRawPointer(bitPattern: file.standInArea) else { return }
+        var writer = unsafe StandInDescriptorWriter(area: area, capacity: file.standInCapacity)
+        for index in 0..<file.externalCount {
+            var slot: UInt = 0
+            var rawName: UnsafePointer<CChar>?
+            guard unsafe cmd_imageFileExternal(file.handle, index, &slot, &rawName), let rawName = unsafe rawName,
+                let descriptor = unsafe writer.descriptor(forSymbol: String(cString: rawName))
+            else { continue }
+            _ = cmd_setImageFileSlot(file.handle, slot, UInt(bitPattern: descriptor))
+        }
+    }
+
+    /// Whether an address lies in an image read from a file, its stand-ins included.
+    /// - Parameter address: Any address.
+    /// - Returns: The read image's mapped range, or `nil`.
+    static func readImageRange(containing address: UnsafeRawPointer) -> Range<UInt>? {
+        guard cmd_anyImageFileRead() else { return nil }
+        var start: UInt = 0
+        var end: UInt = 0
+        guard unsafe cmd_readImageContaining(address, &start, &end) else { return nil }
+        return start..<end
+    }
+}
+
+extension UnsafeRawPointer {
+    /// The address held by the indirection slot at this address.
+    ///
+    /// A slot of an image read from a file must hold an address inside that image's mapping
+    /// (its segments or its stand-in descriptors): the file's bytes are not trusted, and any
+    /// other value reads as an empty slot. Until a file is read, this is ``pointer(at:)``.
+    var slotTarget: UnsafeRawPointer? {
+        guard let target = unsafe pointer(at: 0) else { return nil }
+        guard let range = unsafe ImageSections.readImageRange(containing: self) else { return unsafe target }
+        return range.contains(UInt(bitPattern: target)) ? unsafe target : nil
+    }
+}
+
+extension UnsafeRawPointer {
+    /// A count read from a descriptor here, of elements of `stride` bytes that follow it: the
+    /// count itself, or for an image read from a file at most as many elements as end inside
+    /// its mapping, so that a forged count cannot send a walk past it.
+    /// - Parameters:
+    ///   - count: The count read.
+    ///   - stride: The elements' size in bytes.
+    /// - Returns: The count to walk.
+    func boundedCount(_ count: Int, stride: Int) -> Int {
+        guard let range = unsafe ImageSections.readImageRange(containing: self) else { return count }
+        return min(count, Int(range.upperBound &- UInt(bitPattern: self)) / max(stride, 1))
+    }
+}

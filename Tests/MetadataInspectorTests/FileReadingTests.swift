@@ -1,0 +1,244 @@
+// FileReadingTests.swift
+//
+// The listings read from files: an executable built here, whose initializer and main code would
+// each write a marker file if they ran; its conformances and types against nm and
+// swift-demangle; the same listings twice, byte for byte; the toolchain's libraries read from
+// their files against the same libraries loaded.
+
+import Foundation
+import MetadataInspector
+import RuntimeMetadata
+import Testing
+
+/// The executable fixture's source: a protocol and a retroactive conformance, generic and
+/// private types, an extension of another module's type with a nested type, and code at the
+/// top level that would write a marker.
+private func fixtureSource(marker: String) -> String {
+    """
+    import Foundation
+    public protocol Shape { func area() -> Double }
+    public protocol Named: AnyObject { associatedtype Label; var label: Label { get } }
+    public struct Circle: Shape, Hashable, Codable { public var radius: Double; public func area() -> Double { radius } }
+    public enum Tag: String, CaseIterable, Sendable { case first, second }
+    public final class Box<Value>: CustomStringConvertible { public var value: Value
+        public init(_ value: Value) { self.value = value }
+        public var description: String { "Box" } }
+    public final class Labelled: Named { public var label: String { "x" } }
+    private struct Hidden: Equatable { var count = 1 }
+    extension Int: Shape { public func area() -> Double { Double(self) } }
+    extension Array { public struct Inner: Sendable { public var count: Int } }
+    public struct Pair<A: Hashable, B>: Equatable where B: Equatable { var a: A; var b: B }
+    extension Pair: Hashable where B: Hashable {}
+    func keep() -> [Any] { [Hidden(), Box(1), Labelled(), Array<Int>.Inner(count: 1), Pair(a: 1, b: 2)] }
+    _ = keep()
+    FileManager.default.createFile(atPath: "\(marker)/main-ran", contents: nil)
+    print(Circle(radius: 1).area())
+    """
+}
+
+/// A C initializer, run by the loader before main, that would write a marker.
+private func initializerSource(marker: String) -> String {
+    """
+    #include <fcntl.h>
+    #include <unistd.h>
+    __attribute__((constructor)) static void writeMarker(void) {
+        int descriptor = open("\(marker)/initializer-ran", O_CREAT | O_WRONLY, 0644);
+        if (descriptor >= 0) close(descriptor);
+    }
+    """
+}
+
+/// The built executable and its stripped copy (under the same file name, in another directory),
+/// and the directory the markers go to.
+struct ExecutableFixture: Sendable {
+    let executable: String
+    let stripped: String
+    let markers: String
+}
+
+/// A step of building the fixture failed.
+private struct ExecutableFixtureError: Error {
+    var step: String
+}
+
+private let executableFixture: Result<ExecutableFixture, ExecutableFixtureError> = {
+    let directory = temporaryDirectory.appendingPathComponent("executable-fixture")
+    let markers = directory.appendingPathComponent("markers")
+    let strippedDirectory = directory.appendingPathComponent("stripped")
+    for folder in [directory, markers, strippedDirectory] {
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+    let source = directory.appendingPathComponent("main.swift")
+    let initializer = directory.appendingPathComponent("initializer.c")
+    let object = directory.appendingPathComponent("initializer.o")
+    let executable = directory.appendingPathComponent("fixture-app")
+    let stripped = strippedDirectory.appendingPathComponent("fixture-app")
+    do {
+        try fixtureSource(marker: markers.path).write(to: source, atomically: true, encoding: .utf8)
+        try initializerSource(marker: markers.path).write(to: initializer, atomically: true, encoding: .utf8)
+    } catch {
+        return .failure(ExecutableFixtureError(step: "write"))
+    }
+    guard runTool(["clang", "-c", "-fPIC", initializer.path, "-o", object.path]) != nil else {
+        return .failure(ExecutableFixtureError(step: "clang"))
+    }
+    guard
+        runTool(["swiftc", "-O", "-module-name", "app", source.path, object.path, "-o", executable.path]) != nil
+    else { return .failure(ExecutableFixtureError(step: "swiftc")) }
+    guard runTool(["strip", executable.path, "-o", stripped.path]) != nil else {
+        return .failure(ExecutableFixtureError(step: "strip"))
+    }
+    return .success(ExecutableFixture(executable: executable.path, stripped: stripped.path, markers: markers.path))
+}()
+
+/// The listing subcommands that read files.
+private let listings = [
+    ["summary"], ["images"], ["types"], ["types", "--kind", "protocol"], ["protocols"], ["conformances"],
+    ["conformances", "--protocol", "Equatable"], ["conformances", "--type", "Circle"],
+]
+
+@Suite("Reading image files without loading them")
+struct FileReadingTests {
+    @Test("conformances of an executable: listed, and none of its code runs")
+    func executableRunsNothing() throws {
+        let fixture = try executableFixture.get()
+        let markers = ["initializer-ran", "main-ran"].map { fixture.markers + "/" + $0 }
+        // The control: running the program writes both markers, so their absence means something.
+        #expect(runTool([fixture.executable]) != nil)
+        for marker in markers {
+            #expect(FileManager.default.fileExists(atPath: marker), "the fixture did not write \(marker) when run")
+            try? FileManager.default.removeItem(atPath: marker)
+        }
+        for listing in listings {
+            let outcome = Inspector.run(listing + [fixture.executable])
+            #expect(outcome.status == 0, "\(listing): \(outcome.error)")
+        }
+        let conformances = Inspector.run(["conformances", fixture.executable]).output
+        #expect(conformances.contains("app.Circle"))
+        #expect(conformances.contains("Swift.Int  ") && conformances.contains("app.Shape"))
+        for marker in markers {
+            #expect(!FileManager.default.fileExists(atPath: marker), "\(marker) was written: code of the file ran")
+        }
+    }
+
+    @Test("The executable's conformance pairs equal nm's Mc symbols, its types nm's Mn symbols")
+    func executableAgainstNM() throws {
+        let fixture = try executableFixture.get()
+        let expected = try #require(nmExpectations(fixture.executable))
+        let image = try Image.read(fixture.executable)
+        #expect(!image.isLoaded)
+        #expect(!Image.all.contains(image))
+        let (pairs, types) = listedPairsAndTypes(image)
+        #expect(expected.pairs.count >= 15)
+        #expect(expected.types.count >= 7)
+        #expect(
+            pairs == expected.pairs,
+            "listed only: \(pairs.subtracting(expected.pairs).sorted()), nm only: \(expected.pairs.subtracting(pairs).sorted())"
+        )
+        #expect(
+            types == expected.types,
+            "listed only: \(types.subtracting(expected.types).sorted()), nm only: \(expected.types.subtracting(types).sorted())"
+        )
+    }
+
+    @Test("A stripped copy lists exactly what the executable lists")
+    func stripped() throws {
+        let fixture = try executableFixture.get()
+        #expect(runTool(["nm", fixture.stripped]) == nil || runTool(["nm", fixture.stripped])?.isEmpty == true)
+        for listing in listings {
+            let full = Inspector.run(listing + [fixture.executable]).output
+            let strippedOutcome = Inspector.run(listing + [fixture.stripped])
+            #expect(strippedOutcome.status == 0)
+            // Listings name an image by file name, which both copies share; summary and images by path.
+            let strippedOutput = strippedOutcome.output.replacingOccurrences(
+                of: fixture.stripped,
+                with: fixture.executable
+            )
+            #expect(full == strippedOutput, "\(listing)")
+        }
+    }
+
+    @Test("Every listing of a file is byte-identical from one reading to the next")
+    func reproducible() throws {
+        let fixture = try executableFixture.get()
+        let core = try #require(toolchainLibraryDirectory).appending("/libswiftCore.so")
+        for path in [fixture.executable, core] {
+            for listing in listings {
+                for format in [[], ["--json"]] {
+                    // Each run maps the file anew, at another address.
+                    let first = Inspector.run(listing + format + [path])
+                    let second = Inspector.run(listing + format + [path])
+                    #expect(first.status == 0)
+                    #expect(first.output == second.output, "\(listing + format) of \(path)")
+                    #expect(!first.output.contains("context at $"), "an address in \(listing + format) of \(path)")
+                }
+            }
+        }
+        let nested = Inspector.run(["conformances", core]).output
+        #expect(nested.contains("(unknown context at libswiftCore.so+0x"))
+    }
+
+    @Test("The toolchain's libraries read from their files list what they list loaded, pair for pair")
+    func toolchainLibraries() throws {
+        let directory = try #require(toolchainLibraryDirectory)
+        for name in ["libswiftCore.so", "libFoundationEssentials.so", "libswift_Concurrency.so"] {
+            let path = directory + "/" + name
+            // Loaded in this process already (the tests link Foundation and Concurrency).
+            for listing in [["types"], ["protocols"], ["types", "--kind", "protocol"]] {
+                let read = Inspector.run(listing + [path])
+                let loaded = Inspector.run(listing + ["--image", name])
+                #expect(read.status == 0 && loaded.status == 0, "\(listing) \(name): \(read.error)\(loaded.error)")
+                #expect(read.output.split(separator: "\n").count > 10)
+                #expect(read.output == loaded.output, "\(listing) \(name)")
+            }
+            // Conformances, pair for pair with every flag, but that a read image cannot know
+            // whether another module's type is generic (null).
+            let read = try conformanceRows(Inspector.run(["conformances", "--json", path]).output)
+            let loaded = try conformanceRows(Inspector.run(["conformances", "--json", "--image", name]).output)
+            #expect(read.count > 100 && read.count == loaded.count, "\(name)")
+            var mismatches = 0
+            var unknownGeneric = 0
+            func field(_ row: [String: Any], _ key: String) -> String { row[key].map { "\($0)" } ?? "missing" }
+            for (readRow, loadedRow) in zip(read, loaded) {
+                let keys = ["type", "protocol", "isRetroactive", "conditionalRequirementCount"]
+                var same = keys.allSatisfy { field(readRow, $0) == field(loadedRow, $0) }
+                if readRow["isGeneric"] is NSNull {
+                    unknownGeneric += 1
+                } else {
+                    same = same && field(readRow, "isGeneric") == field(loadedRow, "isGeneric")
+                }
+                if !same { mismatches += 1 }
+            }
+            // Only records of other modules' types leave it unknown: far from all.
+            #expect(unknownGeneric < read.count / 2, "\(name): \(unknownGeneric) of \(read.count) unknown")
+            #expect(mismatches == 0, "\(name): \(mismatches) rows differ")
+        }
+    }
+
+    /// The rows of a `conformances --json` document.
+    private func conformanceRows(_ json: String) throws -> [[String: Any]] {
+        let document = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        return try #require(document?["conformances"] as? [[String: Any]])
+    }
+
+    @Test("layout --load of an executable explains that executables are read, not loaded")
+    func layoutOfExecutable() throws {
+        let fixture = try executableFixture.get()
+        let outcome = Inspector.run(["layout", "app.Circle", "--load", fixture.executable])
+        #expect(outcome.status == 1)
+        #expect(outcome.error.contains("is an executable"))
+        #expect(outcome.error.contains("metadata-inspect conformances \(fixture.executable)"))
+        #expect(!outcome.error.contains("dynamically load"))
+    }
+
+    @Test("A read image's types have no metadata and refuse instantiation")
+    func noMetadata() throws {
+        let fixture = try executableFixture.get()
+        let image = try Image.read(fixture.executable)
+        let circle = try #require(image.typeDescriptors.first { $0.name == "Circle" })
+        #expect(circle.metadata == nil)
+        let box = try #require(image.typeDescriptors.first { $0.name == "Box" })
+        #expect(throws: RuntimeMetadataError.self) { try box.instantiate(with: [.type(TypeMetadata(Int.self))]) }
+        #expect(image.conformances.allSatisfy { $0.protocolDescriptor != nil })
+    }
+}
