@@ -57,11 +57,11 @@ struct ExecutableFixture: Sendable {
 }
 
 /// A step of building the fixture failed.
-private struct ExecutableFixtureError: Error {
+struct ExecutableFixtureError: Error {
     var step: String
 }
 
-private let executableFixture: Result<ExecutableFixture, ExecutableFixtureError> = {
+let executableFixture: Result<ExecutableFixture, ExecutableFixtureError> = {
     let directory = temporaryDirectory.appendingPathComponent("executable-fixture")
     let markers = directory.appendingPathComponent("markers")
     let strippedDirectory = directory.appendingPathComponent("stripped")
