@@ -50,6 +50,9 @@ typedef struct CMDMappedFile {
     uintptr_t *externalSlots;
     const char **externalNames;
     size_t externalCount;
+    /// The field descriptors a walk of `swift5_fieldmd` finds, in address order.
+    uintptr_t *fieldDescriptors;
+    size_t fieldDescriptorCount;
 } CMDMappedFile;
 
 static CMDMappedFile mappedFiles[CMD_MAXIMUM_FILES];
@@ -173,15 +176,43 @@ static bool applyRelocation(const Elf64_Rela *relocation, uintptr_t bias, const 
 }
 
 /// Publishes a mapping in the registry.
+/// The field descriptors of a mapped `swift5_fieldmd`, walked one after another as the
+/// runtime's reflection readers walk them (`FieldDescriptor`: a 16-byte header with the record
+/// size at offset 10 and the record count at 12, then the records): a descriptor whose size
+/// runs past the section ends the walk.
+static uintptr_t *walkFieldDescriptors(CMDSectionRange section, size_t *count) {
+    *count = 0;
+    if (section.start == 0 || section.length < 16) return NULL;
+    size_t capacity = section.length / 16;
+    uintptr_t *starts = malloc(capacity * sizeof(uintptr_t));
+    if (!starts) return NULL;
+    size_t offset = 0;
+    while (offset + 16 <= section.length && *count < capacity) {
+        const unsigned char *header = (const unsigned char *)(section.start + offset);
+        uint16_t recordSize;
+        uint32_t records;
+        memcpy(&recordSize, header + 10, sizeof(recordSize));
+        memcpy(&records, header + 12, sizeof(records));
+        uint64_t size = 16 + (uint64_t)recordSize * records;
+        if (recordSize < 12 && records > 0) break;
+        if (size > section.length - offset) break;
+        starts[(*count)++] = section.start + offset;
+        offset += (size_t)size;
+    }
+    return starts;
+}
+
 static int32_t registerMapping(const char *path, uintptr_t start, uintptr_t imageEnd, uintptr_t end,
-                               uintptr_t base, Externals *externals) {
+                               uintptr_t base, Externals *externals, CMDSectionRange fieldMetadata) {
     pthread_mutex_lock(&mappedFileLock);
     size_t index = atomic_load_explicit(&mappedFileCount, memory_order_relaxed);
     int32_t handle = -1;
     char *copy = strdup(path);
     if (index < CMD_MAXIMUM_FILES && copy) {
+        size_t fieldDescriptorCount = 0;
+        uintptr_t *fieldDescriptors = walkFieldDescriptors(fieldMetadata, &fieldDescriptorCount);
         mappedFiles[index] = (CMDMappedFile){start, imageEnd, end, base, copy, externals->slots, externals->names,
-                                             externals->count};
+                                             externals->count, fieldDescriptors, fieldDescriptorCount};
         atomic_store_explicit(&mappedFileCount, index + 1, memory_order_release);
         handle = (int32_t)index;
     } else {
@@ -490,7 +521,8 @@ static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDI
         return fail(result, CMDImageFileStatusMapFailed, 0, "cannot map the stand-in area: %s", strerror(errno));
     }
     uintptr_t end = start + (uintptr_t)span + standInCapacity;
-    int32_t handle = registerMapping(path, start, start + (uintptr_t)span, end, bias, &externals);
+    int32_t handle = registerMapping(path, start, start + (uintptr_t)span, end, bias, &externals,
+                                     result->sections[CMDImageFileSectionFieldMetadata]);
     if (handle < 0) {
         free(externals.slots);
         free(externals.names);
@@ -549,6 +581,21 @@ bool cmd_readImageContaining(const void *address, uintptr_t *start, uintptr_t *e
     return true;
 }
 
+bool cmd_isReadableFieldDescriptor(const void *address) {
+    const CMDMappedFile *file = fileContaining((uintptr_t)address, true);
+    if (!file) return true;
+    size_t low = 0, high = file->fieldDescriptorCount;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (file->fieldDescriptors[middle] < (uintptr_t)address) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    return low < file->fieldDescriptorCount && file->fieldDescriptors[low] == (uintptr_t)address;
+}
+
 bool cmd_isStandInDescriptor(const void *address) {
     const CMDMappedFile *file = fileContaining((uintptr_t)address, true);
     return file && (uintptr_t)address >= file->imageEnd;
@@ -590,6 +637,11 @@ bool cmd_anyImageFileRead(void) { return false; }
 bool cmd_readImageContaining(const void *address, uintptr_t *start, uintptr_t *end) {
     (void)address, (void)start, (void)end;
     return false;
+}
+
+bool cmd_isReadableFieldDescriptor(const void *address) {
+    (void)address;
+    return true;
 }
 
 bool cmd_isStandInDescriptor(const void *address) {

@@ -118,6 +118,14 @@ CMD_EXTERN bool cmd_anyImageFileRead(void);
 /// - Returns: Whether a read image contains the address.
 CMD_EXTERN bool cmd_readImageContaining(const void *_Nullable address, uintptr_t *start, uintptr_t *end);
 
+/// Whether a field descriptor may be read: always for an address outside read images; inside
+/// one, only when a walk of its `swift5_fieldmd` section, descriptor after descriptor, finds a
+/// descriptor at that address, so that a forged pointer or record count cannot lead a reader
+/// past the section or through the same records many times.
+/// - Parameter address: A field descriptor's address.
+/// - Returns: Whether to read it.
+CMD_EXTERN bool cmd_isReadableFieldDescriptor(const void *_Nullable address);
+
 /// Whether an address lies in a read image's stand-in area: a descriptor written for a symbol
 /// the file names but does not define.
 /// - Parameter address: Any address.

@@ -16,6 +16,8 @@ public struct Arguments: Equatable, Sendable {
         case protocols
         /// The conformances of the loaded images.
         case conformances
+        /// The stored properties and cases of the images' types.
+        case fields
         /// The full model of one type.
         case layout
     }
@@ -38,7 +40,7 @@ public struct Arguments: Equatable, Sendable {
     public var kinds: [String] = []
     /// A protocol name filter (`conformances --protocol`).
     public var protocolName: String?
-    /// A type name filter (`conformances --type`).
+    /// A type name filter (`conformances --type`, `fields --type`).
     public var typeName: String?
     /// The type to describe (`layout TYPE`).
     public var layoutType: String?
@@ -98,7 +100,8 @@ public struct Arguments: Equatable, Sendable {
                 }
                 kinds.append(kind)
             case "--protocol" where subcommand == .conformances: protocolName = try value(for: argument)
-            case "--type" where subcommand == .conformances: typeName = try value(for: argument)
+            case "--type" where subcommand == .conformances || subcommand == .fields:
+                typeName = try value(for: argument)
             default:
                 if argument.hasPrefix("-") {
                     throw .usage("unknown option '\(argument)' for '\(subcommand.rawValue)'")
@@ -165,7 +168,7 @@ public struct Arguments: Equatable, Sendable {
 
                 Counts the types, protocols and conformances of each Swift image, largest first.
                 Subcommands: \(subcommandList).
-                types, protocols, conformances, images and summary read FILEs without running them;
+                types, protocols, conformances, fields, images and summary read FILEs without running them;
                 layout needs a type's metadata, so it loads libraries with --load.
 
                 \(reading)
@@ -199,6 +202,16 @@ public struct Arguments: Equatable, Sendable {
                 USAGE: metadata-inspect conformances [FILE...] [--protocol NAME] [--type NAME] [options]
 
                 Lists the conformance records of the images, filtered by protocol or type name.
+
+                \(reading)
+                """
+        case .fields:
+            usage = """
+                USAGE: metadata-inspect fields [FILE...] [--type NAME] [options]
+
+                Lists each type's stored properties (or an enum's cases, in tag order) from its field
+                descriptor: name, type as demangled, and type as mangled (symbolic references replaced
+                by their contexts' manglings). No metadata is needed, so FILEs are read, not loaded.
 
                 \(reading)
                 """

@@ -62,6 +62,7 @@ public enum Inspector {
         case .protocols: report = Report.protocols(images)
         case .conformances:
             report = Report.conformances(images, protocolName: arguments.protocolName, typeName: arguments.typeName)
+        case .fields: report = Report.fields(images, typeName: arguments.typeName)
         case .layout:
             report = try Report.layout(try resolve(arguments.layoutType ?? ""))
         }

@@ -238,6 +238,76 @@ public struct Report: Sendable {
         return Report(text: lines, json: json)
     }
 
+    /// The stored properties and cases of the images' types, from their field descriptors:
+    /// names, and types demangled and mangled.
+    /// - Parameters:
+    ///   - images: The images.
+    ///   - typeName: Only this type (qualified or plain name).
+    /// - Returns: The report.
+    public static func fields(_ images: [Image], typeName: String?) -> Report {
+        var rows: [(name: String, kind: String, image: String, records: [FieldRecord]?)] = []
+        for image in images {
+            for descriptor in image.typeDescriptors {
+                let name = descriptor.portableName
+                if let typeName, !matches(name, typeName) { continue }
+                rows.append((name, kindName(descriptor.kind), image.path, descriptor.fieldRecords))
+            }
+        }
+        let lines: @Sendable () -> [String] = { [rows] in
+            var lines: [String] = []
+            for row in rows {
+                lines.append("\(row.kind) \(row.name)  (\(fileName(row.image)))")
+                guard let records = row.records else {
+                    lines.append("    <no reflection metadata>")
+                    continue
+                }
+                let isEnum = row.kind == "enum"
+                lines += table(
+                    ["", "", "", ""],
+                    records.map { record in
+                        let word =
+                            isEnum ? (record.isIndirectCase ? "indirect case" : "case") : record.isVar ? "var" : "let"
+                        let type = record.hasType ? record.typeName ?? "<unreadable>" : ""
+                        return [word, record.name, type, record.hasType ? record.mangledTypeName ?? "<none>" : ""]
+                    }
+                ).dropFirst().map { "    " + $0 }
+            }
+            return lines
+        }
+        let json: @Sendable () -> JSONValue = { [rows] in
+            func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+            return JSONValue.object([
+                (
+                    "types",
+                    .array(
+                        rows.map { row in
+                            .object([
+                                ("name", .string(row.name)), ("kind", .string(row.kind)), ("image", .string(row.image)),
+                                ("hasReflectionMetadata", .bool(row.records != nil)),
+                                (
+                                    row.kind == "enum" ? "cases" : "fields",
+                                    .array(
+                                        (row.records ?? []).map { record in
+                                            .object([
+                                                ("name", .string(record.name)),
+                                                ("typeName", optional(record.typeName)),
+                                                ("mangledTypeName", optional(record.mangledTypeName)),
+                                                ("hasType", .bool(record.hasType)),
+                                                ("isVar", .bool(record.isVar)),
+                                                ("isIndirect", .bool(record.isIndirectCase)),
+                                            ])
+                                        }
+                                    )
+                                ),
+                            ])
+                        }
+                    )
+                )
+            ])
+        }
+        return Report(text: lines, json: json)
+    }
+
     /// The full model of one type.
     /// - Parameter metadata: The type.
     /// - Returns: The report.

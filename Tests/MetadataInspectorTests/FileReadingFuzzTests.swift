@@ -19,6 +19,7 @@ private func listEverything(_ path: String) -> Bool {
     let reports = [
         Report.types([image], kinds: ["struct", "enum", "class", "protocol"]), Report.protocols([image]),
         Report.conformances([image], protocolName: nil, typeName: nil), Report.summary([image]),
+        Report.fields([image], typeName: nil),
     ]
     var characters = 0
     for report in reports { characters += report.text.count + report.json.serialized(pretty: false).count }
@@ -74,7 +75,7 @@ private func fuzz(
         }
         _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
         outcomes[listEverything(file) ? "listed" : "refused", default: 0] += 1
-        let outcome = Inspector.run([["conformances", "types", "protocols"][made % 3], file])
+        let outcome = Inspector.run([["conformances", "types", "protocols", "fields"][made % 4], file])
         outcomes[outcome.status == 0 ? "cliListed" : "cliRefused", default: 0] += 1
         if outcome.status != 0 && !outcome.error.hasPrefix("error: ") { outcomes["noErrorLine", default: 0] += 1 }
     }

@@ -15,7 +15,7 @@ import Testing
 /// top level that would write a marker.
 private func fixtureSource(marker: String) -> String {
     """
-    import Foundation
+    import Glibc
     public protocol Shape { func area() -> Double }
     public protocol Named: AnyObject { associatedtype Label; var label: Label { get } }
     public struct Circle: Shape, Hashable, Codable { public var radius: Double; public func area() -> Double { radius } }
@@ -31,7 +31,7 @@ private func fixtureSource(marker: String) -> String {
     extension Pair: Hashable where B: Hashable {}
     func keep() -> [Any] { [Hidden(), Box(1), Labelled(), Array<Int>.Inner(count: 1), Pair(a: 1, b: 2)] }
     _ = keep()
-    FileManager.default.createFile(atPath: "\(marker)/main-ran", contents: nil)
+    if let file = fopen("\(marker)/main-ran", "w") { fclose(file) }
     print(Circle(radius: 1).area())
     """
 }
@@ -94,7 +94,7 @@ let executableFixture: Result<ExecutableFixture, ExecutableFixtureError> = {
 /// The listing subcommands that read files.
 private let listings = [
     ["summary"], ["images"], ["types"], ["types", "--kind", "protocol"], ["protocols"], ["conformances"],
-    ["conformances", "--protocol", "Equatable"], ["conformances", "--type", "Circle"],
+    ["conformances", "--protocol", "Equatable"], ["conformances", "--type", "Circle"], ["fields"],
 ]
 
 @Suite("Reading image files without loading them")
@@ -162,8 +162,9 @@ struct FileReadingTests {
     func reproducible() throws {
         let fixture = try executableFixture.get()
         let core = try #require(toolchainLibraryDirectory).appending("/libswiftCore.so")
-        for path in [fixture.executable, core] {
-            for listing in listings {
+        // Every listing of the executable; the largest library's two longest.
+        for (path, selected) in [(fixture.executable, listings), (core, [["conformances"], ["fields"]])] {
+            for listing in selected {
                 for format in [[], ["--json"]] {
                     // Each run maps the file anew, at another address.
                     let first = Inspector.run(listing + format + [path])
@@ -181,10 +182,12 @@ struct FileReadingTests {
     @Test("The toolchain's libraries read from their files list what they list loaded, pair for pair")
     func toolchainLibraries() throws {
         let directory = try #require(toolchainLibraryDirectory)
-        for name in ["libswiftCore.so", "libFoundationEssentials.so", "libswift_Concurrency.so"] {
+        for name in [
+            "libswiftCore.so", "libFoundationEssentials.so", "libswift_Concurrency.so", "libFoundation.so",
+        ] {
             let path = directory + "/" + name
             // Loaded in this process already (the tests link Foundation and Concurrency).
-            for listing in [["types"], ["protocols"], ["types", "--kind", "protocol"]] {
+            for listing in [["types"], ["protocols"], ["types", "--kind", "protocol"], ["fields"]] {
                 let read = Inspector.run(listing + [path])
                 let loaded = Inspector.run(listing + ["--image", name])
                 #expect(read.status == 0 && loaded.status == 0, "\(listing) \(name): \(read.error)\(loaded.error)")
@@ -240,5 +243,71 @@ struct FileReadingTests {
         let box = try #require(image.typeDescriptors.first { $0.name == "Box" })
         #expect(throws: RuntimeMetadataError.self) { try box.instantiate(with: [.type(TypeMetadata(Int.self))]) }
         #expect(image.conformances.allSatisfy { $0.protocolDescriptor != nil })
+    }
+}
+
+@Suite("Field records read without metadata")
+struct FieldRecordTests {
+    @Test(
+        "Every non-generic struct's and class's field types, demangled from the file, as String(reflecting:) names them"
+    )
+    func againstRuntimeNames() throws {
+        let directory = try #require(toolchainLibraryDirectory)
+        var compared = 0
+        var mismatches: [String] = []
+        for name in ["libFoundationEssentials.so", "libswiftCore.so"] {
+            let read = try Image.read(directory + "/" + name)
+            let loaded = try #require(Image.all.first { $0.fileName == name })
+            let loadedByName = Dictionary(
+                loaded.typeDescriptors.map { ($0.portableName, $0) },
+                uniquingKeysWith: { first, _ in first }
+            )
+            // Structs: a class's fields list its superclass's too.
+            for descriptor in read.typeDescriptors where !descriptor.isGeneric && descriptor.kind == .struct {
+                guard let records = descriptor.fieldRecords, let twin = loadedByName[descriptor.portableName],
+                    let metadata = twin.metadata, let fields = try? metadata.fields
+                else { continue }
+                for (record, field) in zip(records, fields) {
+                    guard let oracle = field.type?.name else { continue }
+                    compared += 1
+                    // The demangler writes an existential without `any` and a class-bound one
+                    // with `& Swift.AnyObject`, and prefixes weak and unowned references (`Xw`,
+                    // `Xo`); the runtime names the referent. Anonymous contexts: by address there.
+                    func normalized(_ name: String) -> String {
+                        var name = name.replacing("any ", with: "").replacing(" & Swift.AnyObject", with: "")
+                        for prefix in ["weak ", "unowned(unsafe) ", "unowned "] where name.hasPrefix(prefix) {
+                            name.removeFirst(prefix.count)
+                        }
+                        return name.replacing(/\(unknown context at [^)]*\)/, with: "(unknown context)")
+                    }
+                    if record.name != field.name || record.typeName.map(normalized) != normalized(oracle) {
+                        mismatches.append(
+                            "\(descriptor.portableName).\(record.name): \(record.typeName ?? "nil") vs \(oracle)"
+                        )
+                    }
+                }
+            }
+        }
+        print("field records: \(compared) field types compared with the runtime's names, \(mismatches.count) differ")
+        for mismatch in mismatches.prefix(40) { print("  differs: \(mismatch)") }
+        #expect(compared > 500)
+        #expect(mismatches.count == 0, "\(mismatches.prefix(8))")
+    }
+
+    @Test("The executable fixture's fields and cases, read from its file")
+    func executableFields() throws {
+        let fixture = try executableFixture.get()
+        let output = Inspector.run(["fields", fixture.executable, "--type", "Circle"]).output
+        #expect(output.contains("var  radius  Swift.Double  Sd"))
+        let inner = Inspector.run(["fields", fixture.executable, "--type", "Inner"]).output
+        #expect(inner.contains("struct (extension in app):Swift.Array.Inner"))
+        #expect(inner.contains("var  count  Swift.Int  Si"))
+        let json = Inspector.run(["fields", "--json", fixture.executable]).output
+        #expect(json.contains("\"typeName\": \"Swift.Double\""))
+        #expect(json.contains("\"mangledTypeName\": \"Sd\""))
+        let tag = Inspector.run(["fields", fixture.executable, "--type", "Tag"]).output
+        #expect(tag.contains("case  first") && tag.contains("case  second"))
+        let pair = Inspector.run(["fields", fixture.executable, "--type", "Pair"]).output
+        #expect(pair.contains("var  a  A  x") && pair.contains("var  b  B  q_"), "\(pair)")
     }
 }

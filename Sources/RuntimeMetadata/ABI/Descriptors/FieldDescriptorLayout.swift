@@ -7,6 +7,8 @@
 // the runtime's tag order. Ownership is not a flag: it is the mangled type's suffix
 // (`Xw` weak, `Xo` unowned, `Xu` unowned(unsafe)).
 
+internal import CMetadata
+
 /// A view of a field descriptor.
 @unsafe
 struct FieldDescriptorLayout: Sendable {
@@ -55,9 +57,12 @@ struct FieldDescriptorLayout: Sendable {
 
     /// `NumFields`.
     var count: Int {
-        unsafe address.boundedCount(
+        // In an image read from a file, only a descriptor its section's walk finds is read.
+        guard unsafe ImageSections.readImageRange(containing: address) == nil || cmd_isReadableFieldDescriptor(address)
+        else { return 0 }
+        return unsafe address.boundedCount(
             Int(address.read(at: MemoryLayout<Fields>.offset(of: \.numFields)!, as: UInt32.self)),
-            stride: 12
+            stride: max(recordSize, MemoryLayout<FieldRecordLayout.Fields>.size)
         )
     }
 

@@ -68,24 +68,72 @@ struct StandInDescriptorWriter {
         }
         let components = unsafe Self.components(of: String(text.dropFirst(prefix.count)))
         guard !components.isEmpty, kind != .module || components.count == 1 else { return nil }
+        let path = unsafe Self.contextPath(ofSymbol: symbol)
+        // An extension's nested type: the extension's module, the extension (whose extended
+        // context is the symbol's own mangling of the extended type), then the nested levels.
+        let extensionPrefix = "(extension in "
+        if components[0].hasPrefix(extensionPrefix) {
+            guard let path, let extended = path.extendedMangling, path.levelKinds.count < components.count,
+                let close = components[0].firstIndex(of: ")")
+            else { return nil }
+            let module = String(
+                components[0][components[0].index(components[0].startIndex, offsetBy: extensionPrefix.count)..<close]
+            )
+            guard var parent = unsafe chainElement(kind: .module, name: module, key: "0:\(module)", parent: nil),
+                let extensionContext = unsafe chainElement(
+                    kind: .extension,
+                    name: extended,
+                    key: "1:\(module):\(extended)",
+                    parent: parent
+                )
+            else { return nil }
+            unsafe parent = extensionContext
+            let nested = components.suffix(path.levelKinds.count)
+            var key = "1:\(module):\(extended)"
+            for (offset, name) in nested.enumerated() {
+                let isLast = offset == nested.count - 1
+                let levelKind = isLast ? kind : path.levelKinds[offset]
+                key += ".\(levelKind.rawValue):\(name)"
+                guard let written = unsafe chainElement(kind: levelKind, name: name, key: key, parent: parent) else {
+                    return nil
+                }
+                unsafe parent = written
+            }
+            return unsafe parent
+        }
+        // The enclosing types' kinds, from the symbol when it spells them plainly.
+        let levelKinds = path.flatMap {
+            $0.extendedMangling == nil && $0.levelKinds.count == components.count - 1 ? $0.levelKinds : nil
+        }
         var parent: UnsafeRawPointer?
         for (index, name) in components.enumerated() {
-            let path = components[...index].joined(separator: ".")
             let isLast = index == components.count - 1
-            let componentKind: ContextDescriptorFlags.Kind = index == 0 ? .module : isLast ? kind : .struct
-            let key = "\(componentKind.rawValue):\(path)"
-            if let existing = unsafe byPath[key] {
-                unsafe parent = existing
-                continue
+            let componentKind: ContextDescriptorFlags.Kind =
+                index == 0 ? .module : isLast ? kind : levelKinds?[index - 1] ?? .struct
+            let key = components[...index].joined(separator: ".") + ":\(componentKind.rawValue)"
+            guard let written = unsafe chainElement(kind: componentKind, name: name, key: key, parent: parent) else {
+                return nil
             }
-            guard let written = unsafe write(kind: componentKind, name: name, parent: parent) else { return nil }
-            unsafe byPath[key] = written
             unsafe parent = written
         }
         return unsafe parent
     }
 
-    /// Writes one stand-in and its name.
+    /// The stand-in for one context of a chain, written once per key.
+    private mutating func chainElement(
+        kind: ContextDescriptorFlags.Kind,
+        name: String,
+        key: String,
+        parent: UnsafeRawPointer?
+    ) -> UnsafeRawPointer? {
+        if let existing = unsafe byPath[key] { return unsafe existing }
+        guard let written = unsafe write(kind: kind, name: name, parent: parent) else { return nil }
+        unsafe byPath[key] = written
+        return unsafe written
+    }
+
+    /// Writes one stand-in and its name: for an extension, the name is its extended context's
+    /// mangling, which the same field (`ExtendedContext`) points to.
     private mutating func write(kind: ContextDescriptorFlags.Kind, name: String, parent: UnsafeRawPointer?)
         -> UnsafeRawPointer?
     {
@@ -126,6 +174,97 @@ struct StandInDescriptorWriter {
         case UInt8(ascii: "q") where body.dropLast().last == UInt8(ascii: "S"): return .enum
         default: return .struct
         }
+    }
+
+    /// What a descriptor symbol's context mangling spells, read without the demangler's word
+    /// list: the kinds of its nested types, outermost first, and for a type nested in an
+    /// extension the extended type's mangling. `$ss7UnicodeO20_CharacterRecognizerVMn` has
+    /// kinds `[.enum, .struct]`; `$sSS20FoundationEssentialsE14CompareOptionsVMn` has the
+    /// extended mangling `SS` and kinds `[.struct]`. `nil` for a form not followed here
+    /// (private discriminators, generic signatures), whose enclosing types default to structs.
+    private static func contextPath(ofSymbol symbol: String) -> (
+        extendedMangling: String?, levelKinds: [ContextDescriptorFlags.Kind]
+    )? {
+        var bytes = Array(symbol.utf8)
+        guard bytes.count > 4, bytes[0] == UInt8(ascii: "$"), bytes[1] == UInt8(ascii: "s") else { return nil }
+        bytes.removeFirst(2)
+        if symbol.hasSuffix("MXM") { return (nil, []) }
+        bytes.removeLast(2)
+        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        func isLetter(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        }
+        var index = 0
+        // Skips an identifier (swiftlang/swift lib/Demangling/Demangler.cpp,
+        // `demangleIdentifier`): `<length><characters>`, or after `0` word substitutions
+        // (lowercase letters, an uppercase one last) mixed with such runs, or after `00`
+        // Punycode.
+        func skipIdentifier() -> Bool {
+            guard index < bytes.count, isDigit(bytes[index]) else { return false }
+            var hasWordSubstitutions = false
+            if bytes[index] == UInt8(ascii: "0") {
+                index += 1
+                guard index < bytes.count else { return false }
+                if bytes[index] == UInt8(ascii: "0") { index += 1 } else { hasWordSubstitutions = true }
+            }
+            repeat {
+                while hasWordSubstitutions, index < bytes.count, isLetter(bytes[index]) {
+                    if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[index]) { hasWordSubstitutions = false }
+                    index += 1
+                }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "0") {
+                    index += 1
+                    break
+                }
+                var length = 0
+                while index < bytes.count, isDigit(bytes[index]) {
+                    length = length * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                    index += 1
+                    guard length < 4096 else { return false }
+                }
+                guard length > 0 else { return !hasWordSubstitutions && index <= bytes.count }
+                index += length
+                guard index <= bytes.count else { return false }
+            } while hasWordSubstitutions
+            return true
+        }
+        func kind(_ byte: UInt8) -> ContextDescriptorFlags.Kind? {
+            switch byte {
+            case UInt8(ascii: "V"): .struct
+            case UInt8(ascii: "O"): .enum
+            case UInt8(ascii: "C"): .class
+            case UInt8(ascii: "P"): .protocol
+            default: nil
+            }
+        }
+        var kinds: [ContextDescriptorFlags.Kind] = []
+        var extended: String?
+        // The module, or a standard type (`Si`, `Sq`) as the first level.
+        if bytes.count >= 2, bytes[0] == UInt8(ascii: "S"), isLetter(bytes[1]) {
+            if bytes[1] != UInt8(ascii: "o") && bytes[1] != UInt8(ascii: "C") {
+                kinds.append(bytes[1] == UInt8(ascii: "q") ? .enum : .struct)
+            }
+            index = 2
+        } else if bytes.first == UInt8(ascii: "s") {
+            index = 1
+        } else {
+            guard skipIdentifier() else { return nil }
+        }
+        // Then `<identifier><kind>` per level, or `<module identifier>E` after an extended type.
+        while index < bytes.count {
+            let start = index
+            guard skipIdentifier(), index < bytes.count else { return nil }
+            if bytes[index] == UInt8(ascii: "E"), extended == nil {
+                extended = String(decoding: bytes[0..<start], as: UTF8.self)
+                kinds.removeAll()
+            } else {
+                guard let levelKind = kind(bytes[index]) else { return nil }
+                kinds.append(levelKind)
+            }
+            index += 1
+        }
+        return (extended, kinds)
     }
 
     /// A demangled qualified name split at the dots outside brackets:

@@ -79,3 +79,51 @@ struct MangledNameLayout: Sendable {
         return result
     }
 }
+
+/// One piece of a mangled name, for the safe layers: plain mangling text, or a symbolic
+/// reference resolved to the context descriptor it names.
+enum MangledNamePart: Hashable, Sendable {
+    /// Characters of the mangling.
+    case text(String)
+    /// A direct (0x01) or indirect (0x02) reference to a context descriptor.
+    case context(DescriptorReference)
+    /// Another kind of symbolic reference (an accessor function, a unique shape), or a
+    /// reference whose target could not be read.
+    case unresolved(kind: UInt8)
+}
+
+extension MangledNameLayout {
+    /// The name's pieces in order, each symbolic reference resolved to its context descriptor.
+    var parts: [MangledNamePart] {
+        var parts: [MangledNamePart] = []
+        var text: [UInt8] = []
+        func flush() {
+            if !text.isEmpty { parts.append(.text(String(decoding: text, as: UTF8.self))) }
+            text.removeAll()
+        }
+        var offset = 0
+        while unsafe offset < length {
+            let byte: UInt8 = unsafe address.read(at: offset)
+            if byte >= 0x01 && byte <= 0x17 {
+                flush()
+                let target = unsafe (address + offset).relativeDirectPointer(at: 1)
+                let context = byte == 0x01 ? unsafe target : byte == 0x02 ? unsafe target?.slotTarget : nil
+                if let context = unsafe context {
+                    parts.append(.context(unsafe DescriptorReference(context)))
+                } else {
+                    parts.append(.unresolved(kind: byte))
+                }
+                offset += 5
+            } else if byte >= 0x18 && byte <= 0x1F {
+                flush()
+                parts.append(.unresolved(kind: byte))
+                offset += 1 + MemoryLayout<UInt>.size
+            } else {
+                text.append(byte)
+                offset += 1
+            }
+        }
+        flush()
+        return parts
+    }
+}

@@ -164,6 +164,32 @@ struct DescriptorReference: Hashable, Sendable {
         return unsafe (layout.payloadCaseCount, layout.emptyCaseCount)
     }
 
+    /// A field record read without metadata: its name, `FieldRecordFlags` and mangled type.
+    struct FieldRecordFacts: Sendable {
+        let name: String
+        let flags: UInt32
+        /// The mangled type's pieces; `nil` for an enum case without payload.
+        let mangledType: [MangledNamePart]?
+    }
+
+    /// The records of the type's field descriptor, in declaration order (an enum's payload
+    /// cases first); `nil` without a field descriptor.
+    var fieldRecordFacts: [FieldRecordFacts]? {
+        guard isType, let descriptor = unsafe TypeContextDescriptorLayout(address).fieldDescriptor else { return nil }
+        return unsafe descriptor.records.map { record in
+            unsafe FieldRecordFacts(
+                name: record.name,
+                flags: record.flags,
+                mangledType: record.mangledTypeName.map { unsafe MangledNameLayout($0).parts }
+            )
+        }
+    }
+
+    /// The pieces of an extension's mangled extended context.
+    var extendedContextParts: [MangledNamePart]? {
+        unsafe context.extendedContext.map { unsafe MangledNameLayout($0).parts }
+    }
+
     /// Whether the module kept this type's reflection metadata (its field descriptor).
     var hasFieldDescriptor: Bool {
         guard isType else { return false }
