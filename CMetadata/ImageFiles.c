@@ -27,9 +27,9 @@
 #include <elf.h>
 #include <sys/mman.h>
 
-/// The zero-filled margin on each side of a mapping: farther than any 32-bit relative
-/// pointer reaches, plus room for the fields read at an offset from its target.
-#define CMD_GUARD_SIZE ((uintptr_t)1 << 31) + ((uintptr_t)1 << 20)
+/// The zero-filled margin at each end of an arena of read images: farther than any 32-bit
+/// relative pointer reaches, plus room for the fields read at an offset from its target.
+#define CMD_GUARD_SIZE (((uintptr_t)1 << 31) + ((uintptr_t)1 << 20))
 /// The largest span of loadable segments read: relative pointers reach ±2 GiB.
 #define CMD_LARGEST_SPAN ((uint64_t)1 << 32)
 /// The largest value accepted for an address, offset or size: the x86-64 user address space.
@@ -59,6 +59,34 @@ static CMDMappedFile mappedFiles[CMD_MAXIMUM_FILES];
 /// The number of published entries: entries below it are complete and never change.
 static _Atomic size_t mappedFileCount;
 static pthread_mutex_t mappedFileLock = PTHREAD_MUTEX_INITIALIZER;
+/// Serializes the reading of files: each takes the next place in the arena.
+static pthread_mutex_t readLock = PTHREAD_MUTEX_INITIALIZER;
+
+/// Read images are placed one after another in an arena of zero-filled, read-only pages whose
+/// first and last `CMD_GUARD_SIZE` bytes hold no image: every relative pointer of an image
+/// lands in the arena (zeros, or another image's bytes), so that following one never faults,
+/// while the address space a process gives up stays a few arenas, not 4 GiB per file.
+#define CMD_ARENA_SIZE ((size_t)1 << 34)
+
+static uintptr_t arenaNext;
+static uintptr_t arenaEnd;
+
+/// A place for `length` bytes in the current arena, or a new arena's; 0 when none can be reserved.
+static uintptr_t arenaPlace(size_t length) {
+    if (arenaNext != 0 && length <= arenaEnd - arenaNext) return arenaNext;
+    size_t size = CMD_ARENA_SIZE;
+    if (length > size - 2 * CMD_GUARD_SIZE) size = length + 2 * CMD_GUARD_SIZE;
+    void *arena = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (arena == MAP_FAILED) return 0;
+    arenaNext = (uintptr_t)arena + CMD_GUARD_SIZE;
+    arenaEnd = (uintptr_t)arena + size - CMD_GUARD_SIZE;
+    return arenaNext;
+}
+
+/// Returns a failed image's place to zero-filled, read-only pages.
+static void arenaClear(uintptr_t start, size_t length) {
+    mmap((void *)start, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+}
 
 static bool fail(CMDImageFile *result, CMDImageFileStatus status, uint64_t offset, const char *format, ...)
     __attribute__((format(printf, 4, 5)));
@@ -242,7 +270,9 @@ bool cmd_readImageFile(const char *path, CMDImageFile *result) {
         close(descriptor);
         return fail(result, CMDImageFileStatusUnreadable, 0, "not a regular file");
     }
+    pthread_mutex_lock(&readLock);
     bool mapped = readMapped(descriptor, (uint64_t)status.st_size, path, result);
+    pthread_mutex_unlock(&readLock);
     close(descriptor);
     return mapped;
 }
@@ -374,15 +404,15 @@ static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDI
     // The reservation: guard, segments, stand-in area, guard. The stand-in area's writable
     // part is sized once the externals are counted.
     uint64_t span = (high - low + page - 1) & ~(page - 1);
-    size_t total = (size_t)(CMD_GUARD_SIZE * 2 + span + CMD_STAND_IN_LIMIT);
-    char *reservation = mmap(NULL, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (reservation == MAP_FAILED) {
+    size_t total = (size_t)(span + CMD_STAND_IN_LIMIT);
+    uintptr_t reservation = arenaPlace(total);
+    if (reservation == 0) {
         return fail(result, CMDImageFileStatusMapFailed, 0, "cannot reserve address space: %s", strerror(errno));
     }
-    uintptr_t start = (uintptr_t)reservation + CMD_GUARD_SIZE;
+    uintptr_t start = reservation;
     uintptr_t bias = start - (uintptr_t)low;
     if (mprotect((void *)start, (size_t)span, PROT_READ | PROT_WRITE) != 0) {
-        munmap(reservation, total);
+        arenaClear(reservation, total);
         return fail(result, CMDImageFileStatusMapFailed, 0, "cannot map the segments: %s", strerror(errno));
     }
     for (size_t index = 0; index < segmentCount; index++) {
@@ -405,7 +435,7 @@ static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDI
         }
         if (!mapped && !readAt(descriptor, fileSize, segment->fileOffset, (void *)(bias + segment->address),
                                (size_t)segment->fileSize, "a loadable segment", result)) {
-            munmap(reservation, total);
+            arenaClear(reservation, total);
             return false;
         }
     }
@@ -423,7 +453,7 @@ static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDI
                 uint64_t to = end < otherPage + page ? end : otherPage + page;
                 if (to > from && !readAt(descriptor, fileSize, segment->fileOffset + (from - segment->address),
                                          (void *)(bias + from), (size_t)(to - from), "a loadable segment", result)) {
-                    munmap(reservation, total);
+                    arenaClear(reservation, total);
                     return false;
                 }
             }
@@ -517,7 +547,7 @@ static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDI
     if (mprotect((void *)(start + span), standInCapacity, PROT_READ | PROT_WRITE) != 0) {
         free(externals.slots);
         free(externals.names);
-        munmap(reservation, total);
+        arenaClear(reservation, total);
         return fail(result, CMDImageFileStatusMapFailed, 0, "cannot map the stand-in area: %s", strerror(errno));
     }
     uintptr_t end = start + (uintptr_t)span + standInCapacity;
@@ -526,9 +556,10 @@ static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDI
     if (handle < 0) {
         free(externals.slots);
         free(externals.names);
-        munmap(reservation, total);
+        arenaClear(reservation, total);
         return fail(result, CMDImageFileStatusMapFailed, 0, "more than %d image files are read", CMD_MAXIMUM_FILES);
     }
+    arenaNext = end;
     result->status = CMDImageFileStatusMapped;
     result->handle = handle;
     result->base = bias;

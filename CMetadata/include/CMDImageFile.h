@@ -73,9 +73,10 @@ typedef struct CMDImageFile {
 
 /// Maps an ELF file's loadable segments for reading, without loading it.
 ///
-/// The segments are mapped private and read-only at `base` + their virtual addresses, inside
-/// a reservation that extends 2 GiB and 1 MiB on each side with zero-filled, read-only pages,
-/// so that every 32-bit relative pointer stored in the file, followed, lands in readable memory.
+/// The segments are mapped private at `base` + their virtual addresses, in an arena of
+/// zero-filled, read-only pages that extends at least 2 GiB and 1 MiB beyond every image placed
+/// in it, so that every 32-bit relative pointer stored in the file, followed, lands in readable
+/// memory. Files are read one at a time.
 /// Relocations (`DT_RELA`, `DT_RELR`) are applied to the private copy: relative ones and those
 /// naming a symbol the file defines point into the mapping; a slot naming a symbol the file
 /// does not define is left 0 and listed as external. A non-position-independent executable's

@@ -78,7 +78,7 @@ public enum Inspector {
             throw .loadFailed(
                 path: path,
                 reason: "it is an executable, and an executable cannot be loaded into another process; "
-                    + "'types', 'protocols' and 'conformances' read it without loading: "
+                    + "'types', 'protocols', 'conformances' and 'fields' read it without loading: "
                     + "metadata-inspect conformances \(path)"
             )
         }

@@ -256,4 +256,22 @@ struct ReadmeExampleTests {
             #expect(Image.all.contains { $0.path == path })
         }
     }
+
+    @Test("Plugins: reading a binary without running it")
+    func readingFiles() throws {
+        let core = try #require(Image.all.first { $0.fileName == "libswiftCore.so" })
+        let app = try Image.read(core.path)  // mapped and relocated, never run
+        var pairs: [String] = []
+        for record in app.conformances {
+            pairs.append(
+                (record.typeDescriptor?.portableName ?? "?") + ": " + (record.protocolDescriptor?.portableName ?? "?")
+            )
+        }
+        #expect(pairs.contains("Swift.Int: Swift.Hashable"))
+        let fields = app.typeDescriptors.first { $0.portableName == "Swift.ObjectIdentifier" }?.fieldRecords
+        #expect(fields?.map(\.name) == ["_value"])
+        #expect(fields?.first?.typeName == "Builtin.RawPointer")
+        #expect(!app.isLoaded)
+        #expect(app.typeDescriptors.allSatisfy { $0.metadata == nil })
+    }
 }
