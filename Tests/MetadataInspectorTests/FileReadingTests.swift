@@ -53,6 +53,8 @@ private func initializerSource(marker: String) -> String {
 struct ExecutableFixture: Sendable {
     let executable: String
     let stripped: String
+    /// The same program linked without `-pie`: a fixed-address executable (`ET_EXEC`).
+    let fixedAddress: String
     let markers: String
 }
 
@@ -73,6 +75,7 @@ let executableFixture: Result<ExecutableFixture, ExecutableFixtureError> = {
     let object = directory.appendingPathComponent("initializer.o")
     let executable = directory.appendingPathComponent("fixture-app")
     let stripped = strippedDirectory.appendingPathComponent("fixture-app")
+    let fixedAddress = directory.appendingPathComponent("fixture-app-fixed")
     do {
         try fixtureSource(marker: markers.path).write(to: source, atomically: true, encoding: .utf8)
         try initializerSource(marker: markers.path).write(to: initializer, atomically: true, encoding: .utf8)
@@ -88,7 +91,20 @@ let executableFixture: Result<ExecutableFixture, ExecutableFixtureError> = {
     guard runTool(["strip", executable.path, "-o", stripped.path]) != nil else {
         return .failure(ExecutableFixtureError(step: "strip"))
     }
-    return .success(ExecutableFixture(executable: executable.path, stripped: stripped.path, markers: markers.path))
+    guard
+        runTool([
+            "swiftc", "-O", "-module-name", "app", source.path, object.path, "-o", fixedAddress.path,
+            "-Xclang-linker", "-no-pie",
+        ]) != nil
+    else { return .failure(ExecutableFixtureError(step: "swiftc -no-pie")) }
+    return .success(
+        ExecutableFixture(
+            executable: executable.path,
+            stripped: stripped.path,
+            fixedAddress: fixedAddress.path,
+            markers: markers.path
+        )
+    )
 }()
 
 /// The listing subcommands that read files.
@@ -110,8 +126,10 @@ struct FileReadingTests {
             try? FileManager.default.removeItem(atPath: marker)
         }
         for listing in listings {
-            let outcome = Inspector.run(listing + [fixture.executable])
-            #expect(outcome.status == 0, "\(listing): \(outcome.error)")
+            for path in [fixture.executable, fixture.fixedAddress] {
+                let outcome = Inspector.run(listing + [path])
+                #expect(outcome.status == 0, "\(listing): \(outcome.error)")
+            }
         }
         let conformances = Inspector.run(["conformances", fixture.executable]).output
         #expect(conformances.contains("app.Circle"))
@@ -121,11 +139,18 @@ struct FileReadingTests {
         }
     }
 
-    @Test("The executable's conformance pairs equal nm's Mc symbols, its types nm's Mn symbols")
-    func executableAgainstNM() throws {
+    @Test(
+        "The executable's conformance pairs equal nm's Mc symbols, its types nm's Mn symbols",
+        arguments: ["position-independent", "fixed-address"]
+    )
+    func executableAgainstNM(_ linking: String) throws {
         let fixture = try executableFixture.get()
-        let expected = try #require(nmExpectations(fixture.executable))
-        let image = try Image.read(fixture.executable)
+        let path = linking == "fixed-address" ? fixture.fixedAddress : fixture.executable
+        // The fixed-address build is what its name says (e_type ET_EXEC, 2), the other ET_DYN.
+        let header = try #require(FileManager.default.contents(atPath: path))
+        #expect(header[16] == (linking == "fixed-address" ? 2 : 3))
+        let expected = try #require(nmExpectations(path))
+        let image = try Image.read(path)
         #expect(!image.isLoaded)
         #expect(!Image.all.contains(image))
         let (pairs, types) = listedPairsAndTypes(image)
@@ -232,6 +257,26 @@ struct FileReadingTests {
         #expect(outcome.error.contains("is an executable"))
         #expect(outcome.error.contains("metadata-inspect conformances \(fixture.executable)"))
         #expect(!outcome.error.contains("dynamically load"))
+    }
+
+    @Test("Files read and listed from several threads at once give the same listings")
+    func concurrentReads() async throws {
+        let path = differentiation
+        let listings = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    guard let image = try? Image.read(path) else { return "unreadable" }
+                    return Report.conformances([image], protocolName: nil, typeName: nil).text
+                        + Report.fields([image], typeName: nil).text
+                }
+            }
+            var results: [String] = []
+            for await listing in group { results.append(listing) }
+            return results
+        }
+        #expect(listings.count == 6)
+        #expect(Set(listings).count == 1)
+        #expect(listings.first?.contains("_Differentiation.Differentiable") == true)
     }
 
     @Test("A read image's types have no metadata and refuse instantiation")
