@@ -28,6 +28,7 @@ private func fixtureSource(marker: String) -> String {
     extension Int: Shape { public func area() -> Double { Double(self) } }
     extension Array { public struct Inner: Sendable { public var count: Int } }
     public struct Pair<A: Hashable, B>: Equatable where B: Equatable { var a: A; var b: B }
+    public struct Lookalike { var both: ([(Character, Character, Character)], Circle); var other: ([(Bool, Bool, Bool)], Tag) }
     extension Pair: Hashable where B: Hashable {}
     func keep() -> [Any] { [Hidden(), Box(1), Labelled(), Array<Int>.Inner(count: 1), Pair(a: 1, b: 2)] }
     _ = keep()
@@ -204,6 +205,23 @@ struct FileReadingTests {
         #expect(nested.contains("(unknown context at libswiftCore.so+0x"))
     }
 
+    @Test("Listings are byte-identical from one process to the next")
+    func reproducibleAcrossProcesses() async throws {
+        let fixture = try executableFixture.get()
+        var outputs: [[UInt8]] = []
+        for _ in 0..<2 {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                [path = fixture.executable as String] in
+                for listing in [["conformances"], ["fields"], ["types", "--json"]] {
+                    print(Inspector.run(listing + [path]).output)
+                }
+            }
+            outputs.append(result?.standardOutputContent ?? [])
+        }
+        #expect(outputs[0].count > 1000)
+        #expect(outputs[0] == outputs[1])
+    }
+
     @Test("The toolchain's libraries read from their files list what they list loaded, pair for pair")
     func toolchainLibraries() throws {
         let directory = try #require(toolchainLibraryDirectory)
@@ -352,6 +370,10 @@ struct FieldRecordTests {
         #expect(json.contains("\"mangledTypeName\": \"Sd\""))
         let tag = Inspector.run(["fields", fixture.executable, "--type", "Tag"]).output
         #expect(tag.contains("case  first") && tag.contains("case  second"))
+        // Fields whose own types spell a placeholder of the demangling, beside a reference.
+        let lookalike = Inspector.run(["fields", fixture.executable, "--type", "Lookalike"]).output
+        #expect(lookalike.contains("(Swift.Array<(Swift.Character, Swift.Character, Swift.Character)>, app.Circle)"))
+        #expect(lookalike.contains("(Swift.Array<(Swift.Bool, Swift.Bool, Swift.Bool)>, app.Tag)"))
         let pair = Inspector.run(["fields", fixture.executable, "--type", "Pair"]).output
         #expect(pair.contains("var  a  A  x") && pair.contains("var  b  B  q_"), "\(pair)")
     }

@@ -9,8 +9,9 @@
 // The demangler cannot resolve symbolic references, so each is replaced by a placeholder that
 // it can demangle and that takes the same number of substitution slots (the ASTMangler's
 // substitution table, docs/ABI/Mangling.rst "Substitutions"): a symbolic reference is one slot.
-// A bound generic of standard types, `Swift.Array<(Swift.UnsafeMutableRawBufferPointer, …)>`,
-// is one slot and stands for a non-generic type. A generic type's or a protocol's placeholder
+// A bound generic of standard types, `Swift.Array<(Swift.Character, Swift.Character, …)>`,
+// is one slot and stands for a non-generic type. Each name is demangled through two families of
+// placeholders, which must agree: a field of a placeholder's very type is left unread, not misread. A generic type's or a protocol's placeholder
 // needs an identifier, one slot more; a name with substitutions after such a placeholder is
 // not demangled rather than misread.
 
@@ -48,6 +49,31 @@ enum MangledTypeNameText {
     /// - Parameter parts: The name's pieces.
     /// - Returns: The demangled name.
     static func demangled(_ parts: [MangledNamePart]) -> String? {
+        // Two families of placeholders: where a field's own type spells one family's
+        // placeholder (which the other family's text shows), the other family is read.
+        guard let first = placeholderText(parts, family: 0), let second = placeholderText(parts, family: 1) else {
+            return nil
+        }
+        for (chosen, other) in [(first, second), (second, first)]
+        where !chosen.replacements.contains(where: { other.text.contains($0.placeholder) }) {
+            var text = chosen.text
+            // The longest placeholders first: none is a part of another, but be certain.
+            for (placeholder, name) in chosen.replacements.sorted(by: { $0.placeholder.count > $1.placeholder.count }) {
+                text = text.replacing(placeholder, with: name)
+            }
+            return text
+        }
+        return nil
+    }
+
+    /// The demangled text with one family of placeholders, and what each stands for: standard
+    /// elements `SJ` (`Swift.Character`) and identifiers `_n_` for family 0, `Sb`
+    /// (`Swift.Bool`) and `Zn_` for family 1.
+    private static func placeholderText(_ parts: [MangledNamePart], family: Int) -> (
+        text: String, replacements: [(placeholder: String, name: String)]
+    )? {
+        let mark = family == 0 ? "_" : "Z"
+        let element = family == 0 ? ("SJ", "Swift.Character") : ("Sb", "Swift.Bool")
         var symbol = "$s"
         var replacements: [(placeholder: String, name: String)] = []
         var shifted = false
@@ -67,7 +93,7 @@ enum MangledTypeNameText {
                 }
                 let name = context.portableQualifiedName
                 if context.isProtocol {
-                    let identifier = "_\(number)_"
+                    let identifier = "\(mark)\(number)_"
                     symbol += "s\(identifier.utf8.count)\(identifier)P"
                     replacements.append(("Swift.\(identifier)", name))
                     shifted = true
@@ -81,7 +107,7 @@ enum MangledTypeNameText {
                     }
                     levels.reverse()
                     for (level, type) in levels.enumerated() {
-                        let identifier = level == 0 ? "_\(number)_" : "_\(number)_\(level)_"
+                        let identifier = level == 0 ? "\(mark)\(number)_" : "\(mark)\(number)_\(level)_"
                         symbol += (level == 0 ? "s" : "") + "\(identifier.utf8.count)\(identifier)V"
                         replacements.append(
                             level == 0
@@ -91,26 +117,17 @@ enum MangledTypeNameText {
                     }
                     shifted = true
                 } else {
-                    let elements = ["Sw_Sw", "Sw"] + Array(repeating: "Su", count: number)
+                    let elements = [element.0 + "_" + element.0, element.0] + Array(repeating: "Su", count: number)
                     symbol += "Say" + elements.joined() + "tG"
-                    let spelled =
-                        [
-                            "Swift.UnsafeMutableRawBufferPointer", "Swift.UnsafeMutableRawBufferPointer",
-                            "Swift.UnsafeMutableRawBufferPointer",
-                        ]
-                        + Array(repeating: "Swift.UInt", count: number)
+                    let spelled = Array(repeating: element.1, count: 3) + Array(repeating: "Swift.UInt", count: number)
                     replacements.append(("Swift.Array<(" + spelled.joined(separator: ", ") + ")>", name))
                 }
             case .unresolved: return nil
             }
         }
         symbol += "D"
-        guard var text = RuntimeEntryPoints.demangle(symbol), text != symbol else { return nil }
-        // The longest placeholders first: none is a part of another, but be certain.
-        for (placeholder, name) in replacements.sorted(by: { $0.placeholder.count > $1.placeholder.count }) {
-            text = text.replacing(placeholder, with: name)
-        }
-        return text
+        guard let text = RuntimeEntryPoints.demangle(symbol), text != symbol else { return nil }
+        return (text, replacements)
     }
 
     /// The mangling of a context: a module, a nominal type, a protocol or an extension, each
