@@ -66,6 +66,14 @@ class ViewStore<V: View>: AnyViewStore {
 
     /// Makes the store of a view type: a ``PrimitiveStore`` for a primitive.
     static func make(id: Int32) -> ViewStore<V> {
+        if let modifierBody = PrimitiveResolution.modifierBodyProtocol?.open(
+            V.self,
+            as: (any ModifierBodyView.Type).self
+        ),
+            let store = modifierBody.makeStore(id: id) as? ViewStore<V>
+        {
+            return store
+        }
         if V.Body.self == Never.self,
             let primitive = PrimitiveResolution.primitiveProtocol?.open(V.self, as: (any PrimitiveView.Type).self),
             let store = primitive.makeStore(id: id) as? ViewStore<V>
@@ -159,7 +167,7 @@ class ViewStore<V: View>: AnyViewStore {
         return views.span[index].body
     }
 
-    final override func viewValue(_ slot: Int32, node: NodeIndex, graph: ViewGraph) -> Any {
+    override func viewValue(_ slot: Int32, node: NodeIndex, graph: ViewGraph) -> Any {
         installed(slot, node: node, graph: graph, recordsDependencies: false)
     }
 
@@ -197,6 +205,67 @@ extension PrimitiveView {
     static func makeStore(id: Int32) -> AnyViewStore { PrimitiveStore<Self>(id: id) }
 }
 
+/// The body of a non-primitive modifier, whose node has the modifier's properties.
+protocol ModifierBodyView {
+    /// The store of this modifier body type.
+    @MainActor static func makeStore(id: Int32) -> AnyViewStore
+}
+
+extension ModifierBody: ModifierBodyView {
+    static func makeStore(id: Int32) -> AnyViewStore { ModifierBodyStore<Modifier>(id: id) }
+}
+
+/// The bodies of one modifier type: the modifier's ``State``, ``Environment`` and ``Binding``
+/// properties are found in the modifier's own fields and installed in the stored modifier,
+/// as a view's are in the view.
+@MainActor
+final class ModifierBodyStore<Modifier: ViewModifier>: ViewStore<ModifierBody<Modifier>> {
+    private let modifierProperties: [PropertyField]
+    private let modifierPositions: [Int]
+    override var propertyPositions: [Int] { modifierPositions }
+
+    override init(id: Int32) {
+        modifierProperties = PropertyFields.of(TypeMetadata(Modifier.self))
+        modifierPositions = modifierProperties.map(\.position)
+        super.init(id: id)
+    }
+
+    /// The body in a slot, its modifier's properties installed.
+    private func installedBody(
+        _ slot: Int32,
+        node: NodeIndex,
+        graph: ViewGraph,
+        recordsDependencies: Bool
+    ) -> ModifierBody<Modifier> {
+        var view = views[Int(slot)]
+        guard !modifierProperties.isEmpty else { return view }
+        let environment = graph.record(node).environment
+        for property in modifierProperties {
+            property.type.install(
+                field: property.field,
+                in: &view.modifier,
+                context: PropertyContext(
+                    graph: graph,
+                    node: node,
+                    slot: property.position,
+                    environment: environment,
+                    recordsDependencies: recordsDependencies
+                )
+            )
+        }
+        return view
+    }
+
+    override func evaluate(_ slot: Int32, children: inout Children) {
+        guard let graph = children.graph else { return }
+        children.append(installedBody(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true).body)
+    }
+
+    override func viewValue(_ slot: Int32, node: NodeIndex, graph: ViewGraph) -> Any {
+        installedBody(slot, node: node, graph: graph, recordsDependencies: false).modifier
+    }
+}
+
 /// A ``GraphProperty`` stored property of a view type.
 struct PropertyField {
     /// The property's position among the view's stored properties.
@@ -221,6 +290,7 @@ enum PrimitiveResolution {
     static let primitiveProtocol = try? ProtocolDescriptor((any PrimitiveView).self)
     static let propertyProtocol = try? ProtocolDescriptor((any GraphProperty).self)
     static let primitiveModifierProtocol = try? ProtocolDescriptor((any PrimitiveModifier).self)
+    static let modifierBodyProtocol = try? ProtocolDescriptor((any ModifierBodyView).self)
 }
 
 /// The stored properties of view types that are ``State``, ``Environment`` or ``Binding``.

@@ -85,7 +85,7 @@ public struct ModifiedContent<Content: View, Modifier: ViewModifier>: View, Prim
             children.append(content)
         } else {
             let content = self.content
-            children.append(modifier.body(content: ModifierContent { $0.append(content) }))
+            children.append(ModifierBody(modifier: modifier, content: ModifierContent { $0.append(content) }))
         }
     }
 
@@ -96,6 +96,19 @@ public struct ModifiedContent<Content: View, Modifier: ViewModifier>: View, Prim
     func transformEnvironment(_ environment: inout EnvironmentValues) {
         ModifierRoles.transformEnvironment(&environment, by: modifier)
     }
+}
+
+/// A modifier's body as a node of its own, as SwiftUI makes a modifier a view of its own: the
+/// modifier's ``State``, ``Binding`` and ``Environment`` properties are installed on this node as
+/// a view's own are (``ModifierBodyStore``), so its state lives with the node, is kept across
+/// updates, and is released when the node goes.
+struct ModifierBody<Modifier: ViewModifier>: View {
+    /// The modifier, as the modified view gave it.
+    var modifier: Modifier
+    /// The modified view.
+    let content: ModifierContent
+
+    var body: Modifier.Body { modifier.body(content: content) }
 }
 
 /// Padding around a view.
