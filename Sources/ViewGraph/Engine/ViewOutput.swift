@@ -180,14 +180,27 @@ final class OutputCollector {
         }
     }
 
+    /// The writers in the order the readers were last given their outputs.
+    private var deliveredOrder: [NodeIndex] = []
+
+    /// The living writers in tree order.
+    private var writersInTreeOrder: [NodeIndex] {
+        outputs.keys.filter(graph.isLive).map { (writer: $0, order: graph.treeOrder(of: $0)) }
+            .sorted { $0.order.lexicographicallyPrecedes($1.order) }.map(\.writer)
+    }
+
+    /// Marks the readers when the writers' tree order is not the one last delivered: after a
+    /// reorder, a move or an insert that moved writers without changing their outputs.
+    func checkOrder() {
+        if writersInTreeOrder != deliveredOrder { markReader() }
+    }
+
     /// The outputs of living writers, reduced in tree order.
     func value<Key: ViewOutputKey>(_ key: Key.Type) -> Key.Value {
         var value = Key.Value()
-        let living = outputs.filter { graph.isLive($0.key) }
-        let ordered = living.map { (order: graph.treeOrder(of: $0.key), value: $0.value) }
-            .sorted { $0.order.lexicographicallyPrecedes($1.order) }
-        for output in ordered {
-            guard let content = output.value as? Key.Content else { continue }
+        deliveredOrder = writersInTreeOrder
+        for output in deliveredOrder.compactMap({ outputs[$0] }) {
+            guard let content = output as? Key.Content else { continue }
             Key.reduce(value: &value) { ViewOutputList([content]) }
         }
         return value

@@ -84,7 +84,14 @@ public final class ViewGraph {
         var claimed: [Bool] = []
         var keyed: [ChildKey: Int]? = nil
         var next: [Int32] = []
+        /// The previous position of the last child reused, to notice a move.
+        var lastReused = -1
+        /// Whether a reused child came before one that preceded it: the children moved.
+        var moved = false
     }
+
+    /// Whether some node's children moved since the output orders were last checked.
+    private var childrenMoved = false
 
     private struct ChildKey: Hashable {
         var identity: AnyHashable
@@ -201,6 +208,12 @@ public final class ViewGraph {
     private func evaluateInvalidated() {
         for _ in 0..<64 {
             for node in stateWrites.take() { invalidate(node) }
+            if childrenMoved {
+                // Writers whose views moved without their outputs changing: their readers show
+                // the outputs in the old tree order until told.
+                childrenMoved = false
+                checkOutputOrders()
+            }
             let marked = invalidated.filter(isLive)
             invalidated = []
             if marked.isEmpty { return }
@@ -437,6 +450,8 @@ public final class ViewGraph {
         reconciliation.claimed.append(contentsOf: repeatElement(false, count: reconciliation.previous.count))
         reconciliation.keyed = nil
         reconciliation.next.removeAll(keepingCapacity: true)
+        reconciliation.lastReused = -1
+        reconciliation.moved = false
     }
 
     /// Reconciles one child of the node being evaluated with its previous children.
@@ -462,6 +477,8 @@ public final class ViewGraph {
             }
         }
         if let match {
+            if match < reconciliation.lastReused { reconciliation.moved = true }
+            reconciliation.lastReused = match
             reconciliation.claimed[match] = true
             let child = reconciliation.previous[match]
             if store.receive(consume view, at: records[Int(child)].slot) { records[Int(child)].needsEvaluation = true }
@@ -498,6 +515,7 @@ public final class ViewGraph {
         for (position, child) in reconciliation.previous.enumerated() where !reconciliation.claimed[position] {
             remove(child)
         }
+        if reconciliation.moved { childrenMoved = true }
         let parent = Int(reconciliation.parent)
         let count = reconciliation.next.count
         if count > Int(records[parent].childCapacity) {
@@ -621,6 +639,17 @@ public final class ViewGraph {
         guard isLive(writer) else { return }
         if writerCollectors[writer.index]?.contains(where: { $0 === collector }) == true { return }
         writerCollectors[writer.index, default: []].append(collector)
+    }
+
+    /// Tells every collector with writers to check the tree order of its writers, after
+    /// children moved: a collector whose order changed marks its readers.
+    private func checkOutputOrders() {
+        var seen = Set<ObjectIdentifier>()
+        for collectors in writerCollectors.values {
+            for collector in collectors where seen.insert(ObjectIdentifier(collector)).inserted {
+                collector.checkOrder()
+            }
+        }
     }
 
     /// The position of a node in a depth-first walk, as the path of child positions from the
