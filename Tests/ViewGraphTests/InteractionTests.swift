@@ -110,3 +110,27 @@ struct InteractionTests {
         #expect(HTMLRenderer(title: "t").render(graph).contains("<button data-node=\"\(button.id)\">"))
     }
 }
+
+@Suite("Actions in HTML")
+@MainActor
+struct ActionAddressingTests {
+    @Test("Every node that handles an action carries data-node, and an action sent to it is handled")
+    func everyHandlerAddressable() throws {
+        let graph = ViewGraph(root: TapCounter())
+        let page = HTMLRenderer(title: "t").render(graph)
+        let handlers = graph.allNodes.filter(\.handlesActions)
+        #expect(handlers.count == 3)
+        for handler in handlers {
+            #expect(page.contains("data-node=\"\(handler.id)\""), "\(handler.viewType.name)")
+        }
+        #expect(page.ranges(of: "data-node=").count == 3)
+        // The page's address of the tap gesture's node is the one the graph handles.
+        let button = try handler(graph, 0)
+        let reset = try handler(graph, 1)
+        #expect(page.contains("<div data-node=\"\(reset.id)\">"))
+        try graph.send(.tap, to: button.id)
+        #expect(texts(graph).first == "count 1")
+        try graph.send(.tap, to: reset.id)
+        #expect(texts(graph).first == "count 0")
+    }
+}

@@ -1,8 +1,9 @@
 // HTMLRenderer.swift
 
 /// Turns a resolved tree into a static HTML page: stacks become flex containers, text becomes
-/// escaped text, padding, tags and class names become styles and attributes, and nodes that
-/// only group others add no element.
+/// escaped text, padding, tags and class names become styles and attributes, every node that
+/// handles actions carries its identity in `data-node`, and nodes that only group others add
+/// no element.
 ///
 /// ```swift
 /// let html = HTMLRenderer(title: "Inbox").render(ViewGraph(root: Inbox()))
@@ -103,6 +104,10 @@ public struct HTMLRenderer: Sendable {
         if let padding = attributes.padding { styles.append("padding: \(padding)px") }
         var extra = ""
         if let tag = attributes.tag { extra += " data-tag=\"\(Self.escape(tag))\"" }
+        // Every node that handles actions carries its identity, for a page that sends an
+        // action back (`ViewGraph.send(_:to:)`): a button, a view with `onTapGesture` or
+        // `onAction`.
+        if node.handlesActions { extra += " data-node=\"\(node.id)\"" }
         let element: String
         switch attributes.role {
         case .container:
@@ -117,8 +122,6 @@ public struct HTMLRenderer: Sendable {
             styles.insert("gap: \(spacing)px", at: 2)
             element = "div"
         case .button:
-            // The node's identity, for a page that sends the tap back (`ViewGraph.send(_:to:)`).
-            extra += " data-node=\"\(node.id)\""
             element = "button"
         case .error(let reason):
             classes.append("vg-error")
