@@ -143,65 +143,82 @@ private struct FixtureBuildError: Error {
 
 @Suite("Inspector against the compiler")
 struct CompilerComparisonTests {
+    // Both tests load the library, which first probes it in a forked child (Image.probe): they
+    // run in a child process of their own, since a fork of the test runner, whose other threads
+    // may hold the runtime's locks at that moment, can leave the probe's child waiting for ever.
     @Test("Every fixture type's layout --json agrees with the oracle program")
-    func layouts() throws {
+    func layouts() async throws {
         let (library, lines) = try fixture.get()
-        let facts = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
-        #expect(facts.count == 8)
-        for oracle in facts {
-            let name = try #require(oracle["name"] as? String)
-            let outcome = Inspector.run(["layout", name, "--load", library, "--json"])
-            #expect(outcome.status == 0, "\(name): \(outcome.error)")
-            let parsed = try JSONSerialization.jsonObject(with: Data(outcome.output.utf8))
-            let layout = try #require(parsed as? [String: Any])
-            #expect(layout["name"] as? String == name)
-            #expect(layout["size"] as? Int == oracle["size"] as? Int, "\(name)")
-            #expect(layout["stride"] as? Int == oracle["stride"] as? Int, "\(name)")
-            #expect(layout["alignment"] as? Int == oracle["alignment"] as? Int, "\(name)")
-            let fields = try #require(layout["fields"] as? [[String: Any]])
-            #expect(fields.compactMap { $0["name"] as? String } == oracle["fields"] as? [String], "\(name)")
-            for (field, offset) in try #require(oracle["offsets"] as? [String: Int]) {
-                #expect(
-                    fields.first { $0["name"] as? String == field }?["offset"] as? Int == offset,
-                    "\(name).\(field)"
-                )
-            }
-            let cases = try #require(layout["cases"] as? [[String: Any]])
-            #expect(
-                Set(cases.compactMap { $0["name"] as? String }) == Set(oracle["cases"] as? [String] ?? []),
-                "\(name)"
-            )
-            let conformances = Set(try #require(layout["conformances"] as? [String]))
-            for protocolName in oracle["conforms"] as? [String] ?? [] {
-                #expect(conformances.contains(protocolName), "\(name): \(protocolName)")
-            }
-            for protocolName in oracle["notConforms"] as? [String] ?? [] {
-                #expect(!conformances.contains(protocolName), "\(name): not \(protocolName)")
-            }
+        await #expect(processExitsWith: .success) { [library = library as String, lines = lines as [String]] in
+            try layoutsAgree(library: library, lines: lines)
         }
     }
 
     @Test("Ownership, superclass, generic arguments and tag order of the fixture")
-    func details() throws {
+    func details() async throws {
         let (library, _) = try fixture.get()
-        let derived = Inspector.run(["layout", "InspectorFixture.Derived", "--load", library, "--json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(derived.output.utf8)) as? [String: Any])
-        #expect(object["superclass"] as? String == "InspectorFixture.Base")
-        let ownership = (object["fields"] as? [[String: Any]])?.compactMap { $0["ownership"] as? String }
-        #expect(ownership == ["strong", "weak", "strong", "unownedUnsafe"])
-        let box = Inspector.run(["layout", "InspectorFixture.Box<Swift.String>", "--load", library, "--json"])
-        let boxObject = try #require(try JSONSerialization.jsonObject(with: Data(box.output.utf8)) as? [String: Any])
-        #expect(boxObject["genericArguments"] as? [String] == ["Swift.String"])
-        let tag = Inspector.run(["layout", "InspectorFixture.Tag", "--load", library, "--json"])
-        let tagObject = try #require(try JSONSerialization.jsonObject(with: Data(tag.output.utf8)) as? [String: Any])
-        let cases = try #require(tagObject["cases"] as? [[String: Any]])
-        // Tag order: payload cases first, then empty cases (include/swift/RemoteInspection/Records.h).
-        #expect(cases.compactMap { $0["name"] as? String } == ["number", "text", "empty", "other"])
-        #expect(cases.map { $0["payloadType"] is NSNull } == [false, false, true, true])
-        // The library's records are listed under its image.
-        let types = Inspector.run(["types", "--load", library, "--image", "libInspectorFixture.so", "--json"])
-        let typeList = try #require(try JSONSerialization.jsonObject(with: Data(types.output.utf8)) as? [String: Any])
-        let names = Set(((typeList["types"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
-        #expect(names.isSuperset(of: ["InspectorFixture.Point", "InspectorFixture.Box", "InspectorFixture.Tree"]))
+        await #expect(processExitsWith: .success) { [library = library as String] in
+            try detailsAgree(library: library)
+        }
     }
+}
+
+/// The body of ``CompilerComparisonTests/layouts()``, in its child process.
+private func layoutsAgree(library: String, lines: [String]) throws {
+    let facts = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+    #expect(facts.count == 8)
+    for oracle in facts {
+        let name = try #require(oracle["name"] as? String)
+        let outcome = Inspector.run(["layout", name, "--load", library, "--json"])
+        #expect(outcome.status == 0, "\(name): \(outcome.error)")
+        let parsed = try JSONSerialization.jsonObject(with: Data(outcome.output.utf8))
+        let layout = try #require(parsed as? [String: Any])
+        #expect(layout["name"] as? String == name)
+        #expect(layout["size"] as? Int == oracle["size"] as? Int, "\(name)")
+        #expect(layout["stride"] as? Int == oracle["stride"] as? Int, "\(name)")
+        #expect(layout["alignment"] as? Int == oracle["alignment"] as? Int, "\(name)")
+        let fields = try #require(layout["fields"] as? [[String: Any]])
+        #expect(fields.compactMap { $0["name"] as? String } == oracle["fields"] as? [String], "\(name)")
+        for (field, offset) in try #require(oracle["offsets"] as? [String: Int]) {
+            #expect(
+                fields.first { $0["name"] as? String == field }?["offset"] as? Int == offset,
+                "\(name).\(field)"
+            )
+        }
+        let cases = try #require(layout["cases"] as? [[String: Any]])
+        #expect(
+            Set(cases.compactMap { $0["name"] as? String }) == Set(oracle["cases"] as? [String] ?? []),
+            "\(name)"
+        )
+        let conformances = Set(try #require(layout["conformances"] as? [String]))
+        for protocolName in oracle["conforms"] as? [String] ?? [] {
+            #expect(conformances.contains(protocolName), "\(name): \(protocolName)")
+        }
+        for protocolName in oracle["notConforms"] as? [String] ?? [] {
+            #expect(!conformances.contains(protocolName), "\(name): not \(protocolName)")
+        }
+    }
+}
+
+/// The body of ``CompilerComparisonTests/details()``, in its child process.
+private func detailsAgree(library: String) throws {
+    let derived = Inspector.run(["layout", "InspectorFixture.Derived", "--load", library, "--json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(derived.output.utf8)) as? [String: Any])
+    #expect(object["superclass"] as? String == "InspectorFixture.Base")
+    let ownership = (object["fields"] as? [[String: Any]])?.compactMap { $0["ownership"] as? String }
+    #expect(ownership == ["strong", "weak", "strong", "unownedUnsafe"])
+    let box = Inspector.run(["layout", "InspectorFixture.Box<Swift.String>", "--load", library, "--json"])
+    let boxObject = try #require(try JSONSerialization.jsonObject(with: Data(box.output.utf8)) as? [String: Any])
+    #expect(boxObject["genericArguments"] as? [String] == ["Swift.String"])
+    let tag = Inspector.run(["layout", "InspectorFixture.Tag", "--load", library, "--json"])
+    let tagObject = try #require(try JSONSerialization.jsonObject(with: Data(tag.output.utf8)) as? [String: Any])
+    let cases = try #require(tagObject["cases"] as? [[String: Any]])
+    // Tag order: payload cases first, then empty cases (include/swift/RemoteInspection/Records.h).
+    #expect(cases.compactMap { $0["name"] as? String } == ["number", "text", "empty", "other"])
+    #expect(cases.map { $0["payloadType"] is NSNull } == [false, false, true, true])
+    // The library's records are listed under its image.
+    let types = Inspector.run(["types", "--load", library, "--image", "libInspectorFixture.so", "--json"])
+    let typeList = try #require(try JSONSerialization.jsonObject(with: Data(types.output.utf8)) as? [String: Any])
+    let names = Set(((typeList["types"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
+    #expect(names.isSuperset(of: ["InspectorFixture.Point", "InspectorFixture.Box", "InspectorFixture.Tree"]))
 }
