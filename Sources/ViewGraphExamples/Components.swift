@@ -31,11 +31,13 @@ struct Slot {
 
     /// The slots this module shows; each opens the model as its protocol.
     static let known: [Slot] = [
-        slot((any TitleComponent).self, "title", className: "title") { $0.title },
-        slot((any SubtitleComponent).self, "subtitle", className: "subtitle") { $0.subtitle },
-        slot((any FootnoteComponent).self, "footnote", className: "footnote") { $0.footnote },
-        slot((any DetailImageComponent).self, "detailImage", className: "image") { "[image \($0.detailImage)]" },
-        slot((any StatusComponent).self, "status", className: "status") { $0.status },
+        slot((any TitleComponent).self, "title", className: "component-title") { $0.title },
+        slot((any SubtitleComponent).self, "subtitle", className: "component-subtitle") { $0.subtitle },
+        slot((any FootnoteComponent).self, "footnote", className: "component-footnote") { $0.footnote },
+        slot((any DetailImageComponent).self, "detailImage", className: "component-image") {
+            "[image \($0.detailImage)]"
+        },
+        slot((any StatusComponent).self, "status", className: "component-status") { $0.status },
     ].compactMap { $0 }
 
     /// A slot whose view is a text made from the model opened as the slot's protocol, through

@@ -160,13 +160,13 @@ public struct ProfileCard: Superview {
 public struct ScenariosPage: View {
     /// The router's current screen, shown under its path.
     public var routed: any Screen
-    /// The route tree's outline.
-    public var routes: String
+    /// The route tree.
+    public var routes: Route
     /// The scenarios page.
     /// - Parameters:
     ///   - routed: The router's current screen.
-    ///   - routes: The route tree's outline.
-    public init(routed: any Screen, routes: String) {
+    ///   - routes: The route tree, shown nested.
+    public init(routed: any Screen, routes: Route) {
         self.routed = routed
         self.routes = routes
     }
@@ -175,7 +175,7 @@ public struct ScenariosPage: View {
     public var body: some View {
         Stack(.vertical, spacing: 12) {
             Text("Routes").className("heading")
-            ForEach(routes.split(separator: "\n").map(String.init), id: \.self) { Text($0).className("route") }
+            RouteTreeView(route: routes).className("routes")
             DynamicView(routed)
             Text("Components").className("heading")
             ComponentView(
@@ -186,6 +186,9 @@ public struct ScenariosPage: View {
                 model: Order(status: "Shipped", title: "Order 42", footnote: "2 items"),
                 composition: (any ObjectItemModel).self
             )
+            // On purpose: an order asked to show as a person detail, which it does not conform to.
+            Text("An order shown as a person detail, which it is not, shows the component's error:")
+                .className("caption")
             ComponentView(
                 model: Order(status: "Open", title: "Order 43", footnote: "1 item"),
                 composition: (any PersonDetailItemModel).self

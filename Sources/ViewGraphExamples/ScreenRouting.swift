@@ -78,13 +78,16 @@ public struct Route: Sendable, Equatable {
         var lines: [String] = []
         var stack: [(route: Route, depth: Int)] = [(self, 0)]
         while let (route, depth) = stack.popLast() {
-            let indent = String(repeating: "  ", count: depth)
-            let head = route.name.isEmpty ? "" : "\(route.name) (\(route.style?.rawValue ?? "")) -> "
-            let name = TextRenderer.unqualifiedName(route.screenType.name)
-            lines.append(indent + head + name + (route.isRecursive ? " …" : ""))
+            lines.append(String(repeating: "  ", count: depth) + route.line)
             for child in route.children.reversed() { stack.append((child, depth + 1)) }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// This route's own line of the outline: `match (push) -> Match`, the root's screen alone.
+    public var line: String {
+        let head = name.isEmpty ? "" : "\(name) (\(style?.rawValue ?? "")) -> "
+        return head + TextRenderer.unqualifiedName(screenType.name) + (isRecursive ? " …" : "")
     }
 }
 
@@ -265,4 +268,31 @@ public struct Router {
 
     /// The current screen as text, one node per line.
     public func render() -> String { TextRenderer().render(graph()) }
+}
+
+/// A route tree as nested views: each route's line, then its routes in a group of their own,
+/// which a page indents, so that the nesting shows as the tree's (an outline's leading spaces
+/// collapse in HTML).
+public struct RouteTreeView: View {
+    /// The route shown, with its routes below it.
+    public var route: Route
+
+    /// Shows a route tree.
+    /// - Parameter route: The tree's root.
+    public init(route: Route) {
+        self.route = route
+    }
+
+    /// The route's line, then its routes nested.
+    public var body: some View {
+        Stack(.vertical, spacing: 2) {
+            Text(route.line).className("route")
+            if !route.children.isEmpty {
+                Stack(.vertical, spacing: 2) {
+                    ForEach(route.children.indices, id: \.self) { RouteTreeView(route: route.children[$0]) }
+                }
+                .className("route-children")
+            }
+        }
+    }
 }

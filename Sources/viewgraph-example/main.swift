@@ -113,7 +113,6 @@ struct Page: View {
                 ForEach(items.indices, id: \.self) { index in DynamicView(items[index]) }
             }
         }
-        .padding(16)
     }
 }
 
@@ -131,6 +130,8 @@ func value(of item: PageModel.Item) -> Any {
 }
 
 let stylesheet = """
+    .page { max-width: 720px; }
+    .section { border-top: 1px solid #ddd; padding-top: 12px; }
     .title { font-size: 28px; font-weight: bold; margin: 0; }
     .subtitle { color: #555; margin: 0; }
     .heading { font-size: 20px; font-weight: bold; }
@@ -140,6 +141,14 @@ let stylesheet = """
     .tag { background: #ddd; border-radius: 10px; }
     .quote { border-left: 4px solid #999; background: #f6f6f6; }
     .author { color: #555; font-style: italic; }
+    .routes { font-family: monospace; }
+    .route-children { margin-left: 24px; border-left: 1px solid #ccc; padding-left: 8px; }
+    .component { border: 1px solid #ddd; border-radius: 6px; padding: 8px; }
+    .component-title { font-weight: bold; }
+    .component-subtitle, .component-footnote { color: #555; }
+    .component-image { color: #777; font-style: italic; }
+    .component-status { color: #2a7a2a; }
+    .caption { color: #555; font-style: italic; }
     p { margin: 0; }
     """
 
@@ -157,12 +166,15 @@ do {
         // Subviews' card.
         var router = Router(root: AppRoot())
         try? router.navigate(to: "feed/tournament/match/player")
-        let scenarios = ScenariosPage(routed: router.current, routes: Route.tree(of: AppRoot.self).outline)
+        let scenarios = ScenariosPage(routed: router.current, routes: Route.tree(of: AppRoot.self))
+        // One padded page: the items, then the scenarios in a section of their own.
         let graph = ViewGraph(
             root: Stack(.vertical, spacing: 24) {
                 page
-                scenarios
+                scenarios.className("section")
             }
+            .padding(16)
+            .className("page")
         )
         print(TextRenderer().render(graph))
         return HTMLRenderer(title: model.title, stylesheet: stylesheet).render(graph)

@@ -57,9 +57,12 @@ struct ExampleTests {
         #expect(html.contains("flex-direction: row"))
         #expect(html.contains("<p class=\"vg-error\">viewgraph_example.UnknownItem is not a view</p>"))
         // The seeds' scenarios: the route tree and the routed screen, the components, the card.
-        #expect(html.contains("<div class=\"route\">\n") && html.contains("<p>      match (push) -&gt; Match</p>"))
+        // The route tree nests: each route's routes in a group of their own, which the page indents.
+        #expect(html.contains("<div class=\"route-children\">\n") && html.contains("<p>match (push) -&gt; Match</p>"))
         #expect(html.contains("<p>Player: Grace</p>"))
-        #expect(html.contains("<div class=\"image\">\n") && html.contains("<p>[image ada.png]</p>"))
+        #expect(html.contains("<div class=\"component-image\">\n") && html.contains("<p>[image ada.png]</p>"))
+        // The component shown with a model that does not conform, after the caption that says so.
+        #expect(html.contains("<div class=\"caption\">"))
         #expect(html.contains("does not conform to PersonDetailItemModel"))
         #expect(html.contains("<p>Ada Lovelace</p>") && html.contains("<p>London</p>"))
     }
