@@ -274,8 +274,13 @@ class ValueComparator: @unchecked Sendable {
 
 /// A comparator found when first needed, so that recursive types (indirect enums, classes
 /// holding their own type) can refer to their own comparator.
+///
+/// The comparator found is published once and then read without a lock, a retain or the
+/// type's cache lookup: it is a type's cached comparator, or one that such a comparator holds,
+/// so it lives for the life of the process, as this one does.
 private final class DeferredComparator: ValueComparator, @unchecked Sendable {
     let resolve: @Sendable () -> ValueComparator
+    let resolved = PublishedReference<ValueComparator>()
 
     init(_ resolve: @escaping @Sendable () -> ValueComparator) {
         self.resolve = resolve
@@ -283,7 +288,10 @@ private final class DeferredComparator: ValueComparator, @unchecked Sendable {
 
     override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
     {
-        unsafe resolve().equals(lhs, rhs, &pending)
+        if let comparator = resolved.loadImmortal() {
+            return comparator.withObject { unsafe $0.equals(lhs, rhs, &pending) }
+        }
+        return unsafe resolved.storeIfNil(resolve()).equals(lhs, rhs, &pending)
     }
 }
 
@@ -385,20 +393,28 @@ private final class IdentityComparator: ValueComparator, @unchecked Sendable {
 }
 
 /// Stored properties, each compared by its own comparator.
+@safe
 private final class FieldsComparator: ValueComparator, @unchecked Sendable {
     let offsets: [Int]
+    /// The comparators, owned here.
     let comparators: [ValueComparator]
+    /// The same comparators, unretained: a comparison reads them without reference counting.
+    let unretained: [Unmanaged<ValueComparator>]
 
     init(_ fields: [(offset: Int, comparator: ValueComparator)]) {
         self.offsets = fields.map(\.offset)
         self.comparators = fields.map(\.comparator)
+        unsafe self.unretained = unsafe comparators.map { unsafe Unmanaged.passUnretained($0) }
     }
 
     override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
     {
         for index in offsets.indices {
             let offset = offsets[index]
-            if unsafe !comparators[index].equals(lhs + offset, rhs + offset, &pending) { return false }
+            let equal = unsafe unretained[index]._withUnsafeGuaranteedRef {
+                unsafe $0.equals(lhs + offset, rhs + offset, &pending)
+            }
+            if !equal { return false }
         }
         return true
     }
