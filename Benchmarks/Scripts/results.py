@@ -58,19 +58,37 @@ PAIRS = [
     # Set by this project, not by an issue: a field read from a root held as `Any`.
     ("Fields.read.anyRoot.warm", "Mirror.descendant", ">= 10x faster", 10.0, 6.0),
     ("Dump.valueDump.order", "Dump.Mirror.order", ">= 10x faster", 10.0, 6.0),
-    # ViewGraph (issue 6): per sample, not per call.
-    ("ViewGraph.build.dynamic10k", "AnyView.build.erased10k", ">= 3x faster", 3.0, 0.75),
+    # ViewGraph (issue 6): per sample, not per call. The two pairs against AnyView are
+    # information: their goals were withdrawn (issue 30), since both trees run through the same
+    # graph; the graph is measured against its floor below.
+    ("ViewGraph.build.dynamic10k", "AnyView.build.erased10k", "information", None, None),
     ("ViewGraph.update.onePercent", "ViewGraph.rebuild", ">= 10x faster", 10.0, 9.0),
     ("ViewGraph.resolve.anyChild.warm", "ViewGraph.resolve.typedChild", "within 2x", 0.5, 0.45),
-    ("ViewGraph.build.dynamic10k.graphOnly", "AnyView.build.erased10k.graphOnly", ">= 3x faster", 3.0, 0.75),
+    ("ViewGraph.build.dynamic10k.graphOnly", "AnyView.build.erased10k.graphOnly", "information", None, None),
     ("ViewGraph.reorder.rows1k", "ViewGraph.update.rows1k.onePercent", "<= 2x of it", 0.5, 0.25),
+    # Issue 30: the graph against its floor, the same tree's bodies evaluated once each and
+    # nothing kept (ViewGraph.bare.*, BareEvaluation).
+    ("ViewGraph.build.dynamic10k.graphOnly", "ViewGraph.bare.dynamic10k", "<= 3x of it", 1 / 3, 0.22),
+    ("ViewGraph.reorder.rows1k", "ViewGraph.bare.rows1k.identities", "<= 3x of it", 1 / 3, 0.17),
+    ("ViewGraph.update.onePercent", "ViewGraph.update.sameChanges.tree1k", "no slower at 10x the nodes", 0.8, 0.6),
     # Issue 28: distinct generic views nested 2,000 deep, against evaluating their bodies alone.
     ("ViewGraph.build.distinctNested2k", "ViewGraph.bodies.distinctNested2k", "within 1.5x of it", 0.67, 0.3),
 ]
 
 # Allocation ratios: (benchmark, baseline, goal text, goal ratio, enforced floor).
 ALLOCATION_PAIRS = [
-    ("ViewGraph.build.dynamic10k", "AnyView.build.erased10k", ">= 5x fewer", 5.0, 1.1),
+    ("ViewGraph.build.dynamic10k", "AnyView.build.erased10k", "information", None, None),
+]
+
+# Ratios to a baseline plus a constant: (benchmark, baseline, goal text, factor, constant in
+# ns, enforced floor). The goal is benchmark <= factor x baseline + constant; the ratio shown
+# is (baseline + constant / factor) / benchmark, met at 1 / factor.
+OFFSET_PAIRS = [
+    # Issue 30: an update of 1% of the rows against the bare evaluation of the changed rows'
+    # subtrees, plus a constant for what an update costs whatever changed: its work list, its
+    # output orders. That it does not grow with the tree is the pair below the table's last
+    # ViewGraph row: the same changes in a tree a tenth the size.
+    ("ViewGraph.update.onePercent", "ViewGraph.bare.onePercent", "<= 3x of it + 10 us", 3.0, 10_000.0, 0.22),
 ]
 
 # Benchmarks whose samples are whole operations, not CALLS_PER_SAMPLE calls.
@@ -158,9 +176,11 @@ class Check:
     """One row of the table: a ratio to a baseline (of times or of allocations), or an absolute
     limit. `measure` reads it from one run's results; a larger `score` is a better measurement."""
 
-    def __init__(self, benchmark, baseline, goal, goal_value, floor, key="p50", label=""):
+    def __init__(self, benchmark, baseline, goal, goal_value, floor, key="p50", label="", offset=0.0):
         self.benchmark, self.baseline, self.goal = benchmark, baseline, goal
         self.goal_value, self.floor, self.key, self.label = goal_value, floor, key, label
+        # Added to the baseline's value: a goal of the form "<= k x baseline + c" has offset c / k.
+        self.offset = offset
         self.tries = 1
 
     @property
@@ -176,9 +196,12 @@ class Check:
         theirs = results.get(self.baseline, {}).get(self.key)
         if ours is None or theirs is None:
             return None
-        return ours, theirs, theirs / max(ours, 0.5 if self.key == "p50" else 1.0)
+        return ours, theirs, (theirs + self.offset) / max(ours, 0.5 if self.key == "p50" else 1.0)
 
     def passes(self, measurement):
+        if self.floor is None:
+            # Information only: shown, never checked.
+            return True
         if measurement is None:
             return False
         return (-measurement[2] <= self.floor) if self.baseline is None else measurement[2] >= self.floor
@@ -192,9 +215,11 @@ class Check:
             met = "yes" if ours <= self.goal_value else "no"
             return f"| {self.benchmark} | {format_ns(ours)}{tries} | — | | | {self.goal} | {met} | {format_ns(self.floor)} |"
         value = format_ns if self.key == "p50" else (lambda count: f"{count:.0f}")
-        met = "yes" if score >= self.goal_value else "no"
-        return (f"| {self.benchmark}{self.label} | {value(ours)} | {self.baseline} | {value(theirs)} | "
-                f"{score:.2f}x{tries} | {self.goal} | {met} | {self.floor:g}x |")
+        met = "—" if self.goal_value is None else "yes" if score >= self.goal_value else "no"
+        floor = "—" if self.floor is None else f"{self.floor:g}x"
+        baseline = self.baseline + (f" + {format_ns(self.offset)}" if self.offset else "")
+        return (f"| {self.benchmark}{self.label} | {value(ours)} | {baseline} | {value(theirs)} | "
+                f"{score:.2f}x{tries} | {self.goal} | {met} | {floor} |")
 
     def failure(self, measurement):
         if measurement is None:
@@ -212,6 +237,8 @@ def main():
     results = run() if runs == 1 else median_of_runs([run() for _ in range(runs)])
     checks = [Check(*pair) for pair in PAIRS]
     checks += [Check(*pair, key="mallocs", label=" (mallocs)") for pair in ALLOCATION_PAIRS]
+    checks += [Check(benchmark, baseline, goal, 1 / factor, floor, offset=constant / factor)
+               for benchmark, baseline, goal, factor, constant, floor in OFFSET_PAIRS]
     checks += [Check(benchmark, None, goal, limit, limit) for benchmark, goal, limit in ABSOLUTE]
 
     best = {c: c.measure(results) for c in checks}

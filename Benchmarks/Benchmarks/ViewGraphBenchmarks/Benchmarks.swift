@@ -1,10 +1,12 @@
 // Benchmarks.swift
 //
 // ViewGraph beside the alternatives its users have: the same heterogeneous tree built with
-// views erased into `AnyView`, and a rebuild of the whole tree instead of an update.
+// views erased into `AnyView`, and a rebuild of the whole tree instead of an update; and
+// beside its floor (issue 30): the same tree's bodies evaluated once each, keeping nothing
+// (`BareEvaluation`).
 
 import Benchmark
-import ViewGraph
+@_spi(Baseline) import ViewGraph
 
 struct Label: View {
     var text: String
@@ -136,6 +138,28 @@ func measureBuilds<Item, Root: View>(_ benchmark: Benchmark, items: [Item], root
     benchmark.stopMeasurement()
 }
 
+/// The 10,005-node tree's graph, and 1% of its leaves' counters, spread over the tree, each of
+/// which owns one leaf; each counter as the graph hands it out, its state connected.
+@MainActor
+func onePercentOfCounters() -> (ViewGraph, [Counter]) {
+    let graph = ViewGraph(root: DynamicTree(items: (0..<Items.itemCount).map(Items.typed)))
+    let leafCount = graph.allNodes.filter(\.children.isEmpty).count
+    let counters = graph.allNodes.compactMap { $0.viewValue as? Counter }
+    let step = max(1, counters.count / max(1, leafCount / 100))
+    return (graph, stride(from: 0, to: counters.count, by: step).map { counters[$0] })
+}
+
+/// A tree a tenth the size (1,005 nodes), and as many of its counters as
+/// ``onePercentOfCounters()`` changes, spread over it.
+@MainActor
+func sameChangesInASmallerTree() -> (ViewGraph, [Counter]) {
+    let count = onePercentOfCounters().1.count
+    let graph = ViewGraph(root: DynamicTree(items: (0..<Items.itemCount / 10).map(Items.typed)))
+    let counters = graph.allNodes.compactMap { $0.viewValue as? Counter }
+    let step = max(1, counters.count / count)
+    return (graph, Array(stride(from: 0, to: counters.count, by: step).map { counters[$0] }.prefix(count)))
+}
+
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal],
@@ -164,16 +188,35 @@ let benchmarks: @Sendable () -> Void = {
     // Updating 1% of the leaves against rebuilding the tree.
     Benchmark("ViewGraph.update.onePercent", configuration: configuration) { benchmark in
         await onMainActor(benchmark) { benchmark in
-            let graph = ViewGraph(root: DynamicTree(items: (0..<Items.itemCount).map(Items.typed)))
-            // 1% of the leaves: as many counters, spread over the tree, each of which owns one leaf.
-            let leafCount = graph.allNodes.filter(\.children.isEmpty).count
-            let counters = graph.allNodes.compactMap { $0.viewValue as? Counter }
-            let step = max(1, counters.count / max(1, leafCount / 100))
-            let changed = stride(from: 0, to: counters.count, by: step).map { counters[$0] }
+            let (graph, changed) = onePercentOfCounters()
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 for counter in changed { counter.count += 1 }
                 blackHole(graph.update())
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+    // The same update in a tree a tenth the size: what of an update grows with the tree.
+    Benchmark("ViewGraph.update.sameChanges.tree1k", configuration: configuration) { benchmark in
+        await onMainActor(benchmark) { benchmark in
+            let (graph, changed) = sameChangesInASmallerTree()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                for counter in changed { counter.count += 1 }
+                blackHole(graph.update())
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+    // The floor of that update: the changed counters' subtrees evaluated bare, each counter
+    // reading its state where the graph keeps it.
+    Benchmark("ViewGraph.bare.onePercent", configuration: configuration) { benchmark in
+        await onMainActor(benchmark) { benchmark in
+            let (_, changed) = onePercentOfCounters()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                for counter in changed { blackHole(BareEvaluation.evaluate(counter)) }
             }
             benchmark.stopMeasurement()
         }
@@ -199,6 +242,31 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The floor of a build (issue 30): the same 10,005 views evaluated once each, through the
+    // same `View` requirements and the same opening of each `DynamicView`, keeping nothing.
+    Benchmark("ViewGraph.bare.dynamic10k", configuration: configuration) { benchmark in
+        await onMainActor(benchmark) { benchmark in
+            let items = (0..<Items.itemCount).map(Items.typed)
+            // The same tree: as many views as the graph makes nodes.
+            precondition(
+                BareEvaluation.evaluate(DynamicTree(items: items))
+                    == ViewGraph(root: DynamicTree(items: items)).nodeCount
+            )
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(BareEvaluation.evaluate(DynamicTree(items: items)))
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+    // The same build at a tenth of the size (1,005 nodes): its allocations against the
+    // 10,005-node build's, which must not grow with the node count.
+    Benchmark("ViewGraph.build.dynamic1k.graphOnly", configuration: configuration) { benchmark in
+        await onMainActor(benchmark) { benchmark in
+            measureBuilds(benchmark, items: (0..<Items.itemCount / 10).map(Items.typed)) { DynamicTree(items: $0) }
+        }
+    }
+
     // Reordering 1,000 identified rows, against changing 1% of their data: both through the
     // list's state, so both evaluate the list and reconcile its 1,000 rows; the reorder moves
     // every row's node, the change evaluates ten rows.
@@ -210,6 +278,18 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations {
                 list.rows.reverse()
                 blackHole(graph.update())
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+    // The floor of the reorder: the list's body evaluated, its 1,000 rows made with their
+    // identities, no row's body evaluated (the list, its stack, its ForEach: depth 3).
+    Benchmark("ViewGraph.bare.rows1k.identities", configuration: configuration) { benchmark in
+        await onMainActor(benchmark) { benchmark in
+            let list = RowList()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(BareEvaluation.evaluate(list, depth: 3))
             }
             benchmark.stopMeasurement()
         }

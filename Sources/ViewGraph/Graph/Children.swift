@@ -8,7 +8,8 @@ import RuntimeMetadata
 /// children (``ViewGraph`` keeps the reconciliation's state): a child with a data identity
 /// (``ForEach``) is matched by that identity and its type, any other child by its position
 /// and type, as SwiftUI's structural identity is. Outside a graph (a ``VariadicViewAdapter``'s
-/// source), the children are only listed in ``entries``.
+/// source), the children are only listed in ``entries``; in a ``BareEvaluation``, each is
+/// evaluated at once and dropped.
 @MainActor
 struct Children {
     /// One listed child, typed inside its existential.
@@ -30,6 +31,9 @@ struct Children {
     /// The node whose children these are.
     let nodeIndex: NodeIndex
 
+    /// The bare evaluation that evaluates each child appended, when there is one.
+    private let bare: BareEvaluator?
+
     /// The environment the children see, computed once.
     let environment: EnvironmentValues
 
@@ -43,14 +47,29 @@ struct Children {
     init(listing environment: EnvironmentValues = EnvironmentValues(), own: EnvironmentValues? = nil) {
         graph = nil
         nodeIndex = .none
+        bare = nil
         self.environment = environment
         listingEnvironment = own ?? environment
+    }
+
+    /// Children that a bare evaluation evaluates as they are appended, keeping none.
+    /// - Parameters:
+    ///   - evaluator: The evaluation.
+    ///   - environment: The environment the children see.
+    ///   - own: The environment of the listing view itself.
+    init(evaluating evaluator: BareEvaluator, environment: EnvironmentValues, own: EnvironmentValues) {
+        graph = nil
+        nodeIndex = .none
+        bare = evaluator
+        self.environment = environment
+        listingEnvironment = own
     }
 
     /// The children of a node being evaluated.
     init(graph: ViewGraph, node: NodeIndex, environment: EnvironmentValues) {
         self.graph = graph
         self.nodeIndex = node
+        bare = nil
         self.environment = environment
         listingEnvironment = nil
     }
@@ -92,6 +111,10 @@ struct Children {
             return
         }
         guard let graph else {
+            if let bare {
+                bare.evaluate(consume view, environment: environment)
+                return
+            }
             entries.append(Entry(type: TypeMetadata(V.self), view: view, identity: identity))
             return
         }
