@@ -44,6 +44,29 @@ struct MisuseTests {
         #expect(texts(graph) == ["a:0", "a:0", "b:0"])
     }
 
+    @Test("Duplicate identities keep their nodes in order, and their state with them")
+    func duplicateIdentitiesKeepTheirState() {
+        struct Duplicates: View {
+            @State var names = ["a", "b", "a"]
+            var body: some View { ForEach(names, id: \.self) { StatefulRow(title: $0) } }
+        }
+        let graph = ViewGraph(root: Duplicates())
+        let rows = graph.allNodes.compactMap { node in (node.viewValue as? StatefulRow).map { (node, $0) } }
+        #expect(rows.count == 3)
+        // Each row's state tells its node: the first "a" 1, "b" 2, the second "a" 3.
+        for (position, (_, row)) in rows.enumerated() { row.taps = position + 1 }
+        graph.update()
+        #expect(texts(graph) == ["a:1", "b:2", "a:3"])
+        let view = graph.root.viewValue as? Duplicates
+        // Reversed, then one "a" more: the two "a" rows keep their nodes in their order, the
+        // third is new.
+        view?.names = ["a", "a", "b", "a"]
+        graph.update()
+        #expect(texts(graph) == ["a:1", "a:3", "b:2", "a:0"])
+        let after = graph.allNodes.filter { $0.viewValue is StatefulRow }.map(\.id)
+        #expect(Array(after.prefix(3)) == [rows[0].0.id, rows[2].0.id, rows[1].0.id])
+    }
+
     @Test("A body that writes its own state stops after a bounded number of rounds")
     func restless() {
         let graph = ViewGraph(root: Restless())

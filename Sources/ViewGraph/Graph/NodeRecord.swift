@@ -47,6 +47,10 @@ struct NodeRecord {
     var evaluationCount: Int32 = 0
     /// The identity the data gave the view (``ForEach``), if any.
     var identity: AnyHashable?
+    /// The identity's hash, computed once when the node is made.
+    var identityHash = 0
+    /// Whether the node has an identity: read without copying it.
+    var hasIdentity = false
     /// The branch of a conditional the view is in: part of its structural identity, so that
     /// the two branches of an `if` are different nodes even when their types are the same.
     var branch: UInt8 = 0

@@ -50,6 +50,11 @@ public final class ViewGraph {
     /// The typed view stores, by position, and by view type.
     private var stores: [AnyViewStore] = []
     private var storeIndex: [ObjectIdentifier: Int32] = [:]
+    /// The capacity of each store of the last graph of the same root type, reserved as each
+    /// store is made.
+    private var storeCapacities: [TypeMetadata: Int] = [:]
+    /// The capacity of each state store of the last graph of the same root type, by value type.
+    private var stateStoreCapacities: [ObjectIdentifier: Int] = [:]
     /// The typed state stores, by value type, and the state slot of each node's property.
     private var stateStores: [ObjectIdentifier: AnyStateStore] = [:]
     private var stateSlots: [StateKey: (store: AnyStateStore, slot: Int32)] = [:]
@@ -82,7 +87,10 @@ public final class ViewGraph {
         var environment = EnvironmentValues()
         var previous: [Int32] = []
         var claimed: [Bool] = []
-        var keyed: [ChildKey: Int]? = nil
+        /// The previous children with an identity, by its hash; built on the first identified
+        /// child that is not where the last one suggests.
+        var keyed = IdentityIndex()
+        var isKeyed = false
         var next: [Int32] = []
         /// The previous position of the last child reused, to notice a move.
         var lastReused = -1
@@ -92,11 +100,6 @@ public final class ViewGraph {
 
     /// Whether some node's children moved since the output orders were last checked.
     private var childrenMoved = false
-
-    private struct ChildKey: Hashable {
-        var identity: AnyHashable
-        var store: Int32
-    }
 
     /// The graph's number, from ``lastSerial``: what a ``NodeID`` names its graph by.
     nonisolated let serial: UInt64
@@ -185,11 +188,38 @@ public final class ViewGraph {
         func make<V: View>(_ view: V) -> NodeIndex {
             makeNode(view, identity: entry.identity, parent: -1, depth: 0, environment: rootEnvironment)
         }
+        let rootType = entry.type
+        if let sizes = GraphSizes.lastBuilt[rootType] { reserve(sizes) }
         rootIndex = make(entry.view)
         work.append(rootIndex.index)
         run()
         // Outputs registered after their reader was built mark it; show them now.
         evaluateInvalidated()
+        // What the build used, not the capacities reserved: a tree that shrank reserves less
+        // the next time. The work list's and widest child list's capacities are their highs.
+        GraphSizes.lastBuilt[rootType] = GraphSizes(
+            records: records.count,
+            childBuffer: childBuffer.count,
+            work: work.capacity,
+            siblings: reconciliation.next.capacity,
+            stores: Dictionary(stores.map { ($0.viewType, $0.count) }, uniquingKeysWith: max),
+            stateSlots: stateSlots.count,
+            stateStores: stateStores.mapValues(\.count)
+        )
+    }
+
+    /// Reserves the sizes the last graph of the same root type reached.
+    private func reserve(_ sizes: GraphSizes) {
+        records.reserveCapacity(sizes.records)
+        childBuffer.reserveCapacity(sizes.childBuffer)
+        work.reserveCapacity(sizes.work)
+        lastEvaluatedTypes.reserveCapacity(sizes.records)
+        reconciliation.previous.reserveCapacity(sizes.siblings)
+        reconciliation.claimed.reserveCapacity(sizes.siblings)
+        reconciliation.next.reserveCapacity(sizes.siblings)
+        storeCapacities = sizes.stores
+        stateSlots.reserveCapacity(sizes.stateSlots)
+        stateStoreCapacities = sizes.stateStores
     }
 
     /// Evaluates the views whose state changed since the last update, and below them only what
@@ -349,6 +379,7 @@ public final class ViewGraph {
             return store
         }
         let store = ViewStore<V>.make(id: Int32(stores.count))
+        if !storeCapacities.isEmpty, let capacity = storeCapacities[store.viewType] { store.reserve(capacity) }
         storeIndex[ObjectIdentifier(V.self)] = store.id
         stores.append(store)
         return store
@@ -366,6 +397,7 @@ public final class ViewGraph {
         let slot = store.insert(consume view, owner: index)
         var record = NodeRecord(store: store.id, slot: slot, parent: parent, depth: depth, environment: environment)
         record.identity = identity
+        record.hasIdentity = identity != nil
         if Int(index) < records.count {
             record.generation = records[Int(index)].generation
             records[Int(index)] = record
@@ -383,11 +415,10 @@ public final class ViewGraph {
         isEvaluating = true
         defer { isEvaluating = false }
         while let index = work.popLast() {
-            let record = records[Int(index)]
-            guard record.isLive else { continue }
-            if record.needsEvaluation {
+            guard records[Int(index)].isLive else { continue }
+            if records[Int(index)].needsEvaluation {
                 evaluate(index)
-            } else if record.environmentChanged {
+            } else if records[Int(index)].environmentChanged {
                 propagateEnvironment(index)
             }
         }
@@ -401,13 +432,13 @@ public final class ViewGraph {
             environmentReads[index] = nil
             records[Int(index)].hasEnvironmentReads = false
         }
-        let record = records[Int(index)]
-        let store = stores[Int(record.store)]
+        let store = stores[Int(records[Int(index)].store)]
+        let slot = records[Int(index)].slot
         lastEvaluatedTypes.append(store.viewType)
-        let environment = store.childEnvironment(record.slot, record.environment)
-        beginReconciliation(of: index, record: record, environment: environment)
+        let environment = store.childEnvironment(slot, records[Int(index)].environment)
+        beginReconciliation(of: index, environment: environment)
         var children = Children(graph: self, node: handle(index), environment: environment)
-        store.evaluate(record.slot, children: &children)
+        store.evaluate(slot, children: &children)
         finishReconciliation()
     }
 
@@ -439,16 +470,15 @@ public final class ViewGraph {
         }
     }
 
-    private func beginReconciliation(of index: Int32, record: NodeRecord, environment: EnvironmentValues) {
+    private func beginReconciliation(of index: Int32, environment: EnvironmentValues) {
         reconciliation.parent = index
-        reconciliation.depth = record.depth + 1
+        reconciliation.depth = records[Int(index)].depth + 1
         reconciliation.environment = environment
         reconciliation.previous.removeAll(keepingCapacity: true)
-        let start = Int(record.childStart)
-        reconciliation.previous.append(contentsOf: childBuffer[start..<start + Int(record.childCount)])
+        let start = Int(records[Int(index)].childStart)
+        reconciliation.previous.append(contentsOf: childBuffer[start..<start + Int(records[Int(index)].childCount)])
         reconciliation.claimed.removeAll(keepingCapacity: true)
         reconciliation.claimed.append(contentsOf: repeatElement(false, count: reconciliation.previous.count))
-        reconciliation.keyed = nil
         reconciliation.next.removeAll(keepingCapacity: true)
         reconciliation.lastReused = -1
         reconciliation.moved = false
@@ -466,14 +496,19 @@ public final class ViewGraph {
         }
         let store = store(for: V.self)
         var match: Int? = nil
+        var identityHash = 0
         if let identity {
-            if reconciliation.keyed == nil { indexKeyedChildren() }
-            match = reconciliation.keyed?.removeValue(forKey: ChildKey(identity: identity, store: store.id))
+            identityHash = identity.hashValue
+            match = previousChild(identity: identity, hash: identityHash, store: store.id)
         } else {
             let position = reconciliation.next.count
             if position < reconciliation.previous.count, !reconciliation.claimed[position] {
-                let previous = records[Int(reconciliation.previous[position])]
-                if previous.store == store.id, previous.identity == nil, previous.branch == branch { match = position }
+                let previous = Int(reconciliation.previous[position])
+                if records[previous].store == store.id, !records[previous].hasIdentity,
+                    records[previous].branch == branch
+                {
+                    match = position
+                }
             }
         }
         if let match {
@@ -493,25 +528,55 @@ public final class ViewGraph {
                 environment: reconciliation.environment
             )
             records[Int(child.index)].branch = branch
+            records[Int(child.index)].identityHash = identityHash
             reconciliation.next.append(child.index)
         }
     }
 
-    private func indexKeyedChildren() {
-        var keyed: [ChildKey: Int] = [:]
-        for (position, child) in reconciliation.previous.enumerated() {
-            let record = records[Int(child)]
-            guard let identity = record.identity else { continue }
-            // A duplicate identity keeps its first node; later ones are made anew.
-            let key = ChildKey(identity: identity, store: record.store)
-            if keyed[key] == nil { keyed[key] = position }
+    /// The unclaimed previous child with an identity and store, if any.
+    ///
+    /// The child after the last one reused is tried first: where the data kept its order, or
+    /// gained or lost elements, every child is found there, and no index is built. Otherwise
+    /// the previous children are indexed once, by their identities' hashes, computed when
+    /// their nodes were made. Each previous child is reused once at most: children with the
+    /// same identity are matched in order, and one more than before makes a node anew.
+    private func previousChild(identity: AnyHashable, hash: Int, store: Int32) -> Int? {
+        let guess = reconciliation.lastReused + 1
+        if guess < reconciliation.previous.count,
+            !reconciliation.claimed[guess],
+            isChild(reconciliation.previous[guess], identifiedBy: identity, hash: hash, store: store)
+        {
+            return guess
         }
-        reconciliation.keyed = keyed
+        if !reconciliation.isKeyed { indexKeyedChildren() }
+        for position in reconciliation.keyed.candidates(hash: hash)
+        where !reconciliation.claimed[position]
+            && isChild(reconciliation.previous[position], identifiedBy: identity, hash: hash, store: store)
+        {
+            return position
+        }
+        return nil
+    }
+
+    /// Whether a node has an identity and store; the hashes are compared first, since
+    /// comparing two `AnyHashable`s costs as much as hashing one.
+    private func isChild(_ node: Int32, identifiedBy identity: AnyHashable, hash: Int, store: Int32) -> Bool {
+        records[Int(node)].identityHash == hash && records[Int(node)].store == store
+            && records[Int(node)].identity == identity
+    }
+
+    private func indexKeyedChildren() {
+        reconciliation.isKeyed = true
+        reconciliation.keyed.reset(for: reconciliation.previous.count)
+        for (position, child) in reconciliation.previous.enumerated() where records[Int(child)].hasIdentity {
+            reconciliation.keyed.insert(position, hash: records[Int(child)].identityHash)
+        }
     }
 
     /// Removes the previous children nothing claimed, stores the new child list, and
     /// schedules the children that must be evaluated or receive a new environment.
     private func finishReconciliation() {
+        reconciliation.isKeyed = false
         for (position, child) in reconciliation.previous.enumerated() where !reconciliation.claimed[position] {
             remove(child)
         }
@@ -558,6 +623,7 @@ public final class ViewGraph {
             records[Int(current)].isLive = false
             records[Int(current)].generation &+= 1
             records[Int(current)].identity = nil
+            records[Int(current)].hasIdentity = false
             records[Int(current)].environment = EnvironmentValues()
             records[Int(current)].childCount = 0
             records[Int(current)].childCapacity = 0
@@ -590,6 +656,7 @@ public final class ViewGraph {
             store = existing
         } else {
             store = StateStore<Value>(writes: stateWrites)
+            if let capacity = stateStoreCapacities[ObjectIdentifier(Value.self)] { store.reserve(capacity) }
             stateStores[ObjectIdentifier(Value.self)] = store
         }
         let key = StateKey(node: node.index, property: slot)
@@ -693,4 +760,25 @@ private struct TypedEnvironmentRead<Value>: EnvironmentRead {
 @MainActor
 enum ActionResolution {
     static let handler = try? ProtocolDescriptor((any ActionHandling).self)
+}
+
+/// The sizes a graph reached when it was built, kept per root view type: a graph built again
+/// from a root of the same type (a screen shown again) reserves them at once, so that its
+/// build allocates the same few buffers whatever its node count, and moves none of them.
+struct GraphSizes {
+    /// The number of node records and child positions; the most nodes the work list held,
+    /// and the most children a node listed.
+    var records: Int
+    var childBuffer: Int
+    var work: Int
+    var siblings: Int
+    /// The number of views of each view type.
+    var stores: [TypeMetadata: Int]
+    /// The number of state slots, and of values in each state store, by value type.
+    var stateSlots: Int
+    var stateStores: [ObjectIdentifier: Int]
+
+    /// The sizes of the last graph built from each root type: one entry per root type the
+    /// process builds graphs of.
+    @MainActor static var lastBuilt: [TypeMetadata: GraphSizes] = [:]
 }

@@ -34,6 +34,10 @@ class AnyViewStore {
     /// Frees a slot, destroying its view.
     /// - Returns: The node whose view moved into the freed slot to keep the buffer dense, if any.
     func free(_ slot: Int32) -> Int32? { nil }
+    /// The number of views the store holds.
+    var count: Int { 0 }
+    /// Makes room for a number of views.
+    func reserve(_ capacity: Int) {}
 }
 
 /// The views of one type whose body the graph evaluates.
@@ -81,6 +85,13 @@ class ViewStore<V: View>: AnyViewStore {
             return store
         }
         return ViewStore<V>(id: id)
+    }
+
+    final override var count: Int { views.count }
+
+    final override func reserve(_ capacity: Int) {
+        views.reserveCapacity(capacity)
+        owners.reserveCapacity(capacity)
     }
 
     /// Stores a new view.

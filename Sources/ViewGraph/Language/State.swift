@@ -193,6 +193,10 @@ struct StateLocation<Value> {
 class AnyStateStore {
     /// Frees a slot, when its node goes away.
     func free(_ slot: Int32) {}
+    /// The number of slots the store has, in use or free.
+    var count: Int { 0 }
+    /// Makes room for a number of values.
+    func reserve(_ capacity: Int) {}
 }
 
 /// The state values of one type, in slots.
@@ -210,6 +214,14 @@ final class StateStore<Value>: AnyStateStore {
 
     init(writes: StateWrites) {
         self.writes = writes
+    }
+
+    override var count: Int { values.count }
+
+    override func reserve(_ capacity: Int) {
+        values.reserveCapacity(capacity)
+        generations.reserveCapacity(capacity)
+        owners.reserveCapacity(capacity)
     }
 
     /// Makes a slot for a node's state.
