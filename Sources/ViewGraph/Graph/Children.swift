@@ -93,7 +93,7 @@ struct Children {
     /// - Returns: The value.
     func readOwn<Value>(_ keyPath: KeyPath<EnvironmentValues, Value>) -> Value {
         guard let graph, graph.isLive(nodeIndex) else { return (listingEnvironment ?? environment)[keyPath: keyPath] }
-        let value = graph.record(nodeIndex).environment[keyPath: keyPath]
+        let value = graph.environment(of: nodeIndex)[keyPath: keyPath]
         graph.recordEnvironmentRead(keyPath, value: value, node: nodeIndex)
         return value
     }

@@ -39,28 +39,16 @@ public final class ViewGraph {
 
     // MARK: Arena
 
-    /// The nodes, by position.
-    private var records: ContiguousArray<NodeRecord> = []
-    /// Positions of removed nodes, for reuse.
-    private var freeRecords: [Int32] = []
-    /// The children of every node, as ranges of positions.
-    private var childBuffer: ContiguousArray<Int32> = []
-    /// The positions of the child buffer no range uses any more.
-    private var childGarbage = 0
-    /// The typed view stores, by position, and by view type.
-    private var stores: [AnyViewStore] = []
-    private var storeIndex: [ObjectIdentifier: Int32] = [:]
-    /// The capacity of each store of the last graph of the same root type, reserved as each
-    /// store is made.
-    private var storeCapacities: [TypeMetadata: Int] = [:]
+    /// The nodes, their stores and the reconciliation under way, in one value whose mutating
+    /// methods run the hot paths with the compiler's exclusivity checks instead of the
+    /// run time's (Arena.swift).
+    private var arena: Arena
+
     /// The capacity of each state store of the last graph of the same root type, by value type.
     private var stateStoreCapacities: [ObjectIdentifier: Int] = [:]
     /// The typed state stores, by value type, and the state slot of each node's property.
     private var stateStores: [ObjectIdentifier: AnyStateStore] = [:]
     private var stateSlots: [StateKey: (store: AnyStateStore, slot: Int32)] = [:]
-    /// The environment values each node read in its last evaluation.
-    private var environmentReads: [Int32: [any EnvironmentRead]] = [:]
-
     private struct StateKey: Hashable {
         var node: Int32
         var property: Int
@@ -68,8 +56,6 @@ public final class ViewGraph {
 
     // MARK: Evaluation state
 
-    /// Nodes to evaluate or hand the environment down to, last first.
-    private var work: [Int32] = []
     /// Nodes marked by state changes since the last update.
     private var invalidated: [NodeIndex] = []
     /// The nodes whose state a state store changed, shared with the stores: a store holds
@@ -78,47 +64,22 @@ public final class ViewGraph {
     let stateWrites = StateWrites()
     /// Whether an evaluation is running: an update asked for from a body is ignored.
     private var isEvaluating = false
-    /// The reconciliation of the node being evaluated.
-    private var reconciliation = Reconciliation()
-
-    private struct Reconciliation {
-        var parent: Int32 = -1
-        var depth: Int32 = 0
-        var environment = EnvironmentValues()
-        var previous: [Int32] = []
-        var claimed: [Bool] = []
-        /// The previous children with an identity, by its hash; built on the first identified
-        /// child that is not where the last one suggests.
-        var keyed = IdentityIndex()
-        var isKeyed = false
-        var next: [Int32] = []
-        /// The previous position of the last child reused, to notice a move.
-        var lastReused = -1
-        /// Whether a reused child came before one that preceded it: the children moved.
-        var moved = false
-    }
-
-    /// Whether some node's children moved since the output orders were last checked.
-    private var childrenMoved = false
-
     /// The graph's number, from ``lastSerial``: what a ``NodeID`` names its graph by.
     nonisolated let serial: UInt64
     /// The number of the graph made last in the process. Graphs are made on the main actor,
     /// so the count needs no lock; a number is never given twice.
     private static var lastSerial: UInt64 = 0
 
-    /// The deepest a tree may nest.
-    let maximumDepthAllowed: Int
     /// The environment the root sees.
     let rootEnvironment: EnvironmentValues
     /// The root's position.
     private var rootIndex = NodeIndex.none
 
     /// The types of the nodes evaluated by the last build or update, in order.
-    public private(set) var lastEvaluatedTypes: [TypeMetadata] = []
+    public var lastEvaluatedTypes: [TypeMetadata] { arena.lastEvaluatedTypes }
 
     /// The type names of the nodes evaluated by the last build or update, in order.
-    public var lastEvaluated: [String] { lastEvaluatedTypes.map(\.name) }
+    public var lastEvaluated: [String] { arena.lastEvaluatedTypes.map(\.name) }
 
     /// The root node.
     public var root: ViewNode { ViewNode(graph: self, index: rootIndex) }
@@ -164,7 +125,7 @@ public final class ViewGraph {
         Self.lastSerial += 1
         serial = Self.lastSerial
         rootEnvironment = configuration.rootEnvironment
-        maximumDepthAllowed = max(0, configuration.maximumDepth)
+        arena = Arena(maximumDepth: max(0, configuration.maximumDepth))
         var children = Children()
         children.append(root)
         build(children.entries[0])
@@ -178,7 +139,7 @@ public final class ViewGraph {
         Self.lastSerial += 1
         serial = Self.lastSerial
         rootEnvironment = configuration.rootEnvironment
-        maximumDepthAllowed = max(0, configuration.maximumDepth)
+        arena = Arena(maximumDepth: max(0, configuration.maximumDepth))
         var children = Children()
         children.append(any: value)
         build(children.entries[0])
@@ -186,23 +147,30 @@ public final class ViewGraph {
 
     private func build(_ entry: Children.Entry) {
         func make<V: View>(_ view: V) -> NodeIndex {
-            makeNode(view, identity: entry.identity, parent: -1, depth: 0, environment: rootEnvironment)
+            arena.makeNode(
+                view,
+                identity: entry.identity,
+                identityHash: entry.identity?.hashValue ?? 0,
+                parent: -1,
+                depth: 0,
+                environment: rootEnvironment
+            )
         }
         let rootType = entry.type
         if let sizes = GraphSizes.lastBuilt[rootType] { reserve(sizes) }
         rootIndex = make(entry.view)
-        work.append(rootIndex.index)
+        arena.work.append(rootIndex.index)
         run()
         // Outputs registered after their reader was built mark it; show them now.
         evaluateInvalidated()
         // What the build used, not the capacities reserved: a tree that shrank reserves less
         // the next time. The work list's and widest child list's capacities are their highs.
         GraphSizes.lastBuilt[rootType] = GraphSizes(
-            records: records.count,
-            childBuffer: childBuffer.count,
-            work: work.capacity,
-            siblings: reconciliation.next.capacity,
-            stores: Dictionary(stores.map { ($0.viewType, $0.count) }, uniquingKeysWith: max),
+            records: arena.records.count,
+            childBuffer: arena.childBuffer.count,
+            work: arena.work.capacity,
+            siblings: arena.reconciliation.next.capacity,
+            stores: Dictionary(arena.stores.map { ($0.viewType, $0.count) }, uniquingKeysWith: max),
             stateSlots: stateSlots.count,
             stateStores: stateStores.mapValues(\.count)
         )
@@ -210,14 +178,14 @@ public final class ViewGraph {
 
     /// Reserves the sizes the last graph of the same root type reached.
     private func reserve(_ sizes: GraphSizes) {
-        records.reserveCapacity(sizes.records)
-        childBuffer.reserveCapacity(sizes.childBuffer)
-        work.reserveCapacity(sizes.work)
-        lastEvaluatedTypes.reserveCapacity(sizes.records)
-        reconciliation.previous.reserveCapacity(sizes.siblings)
-        reconciliation.claimed.reserveCapacity(sizes.siblings)
-        reconciliation.next.reserveCapacity(sizes.siblings)
-        storeCapacities = sizes.stores
+        arena.records.reserveCapacity(sizes.records)
+        arena.childBuffer.reserveCapacity(sizes.childBuffer)
+        arena.work.reserveCapacity(sizes.work)
+        arena.lastEvaluatedTypes.reserveCapacity(sizes.records)
+        arena.reconciliation.previous.reserveCapacity(sizes.siblings)
+        arena.reconciliation.claimed.reserveCapacity(sizes.siblings)
+        arena.reconciliation.next.reserveCapacity(sizes.siblings)
+        arena.storeCapacities = sizes.stores
         stateSlots.reserveCapacity(sizes.stateSlots)
         stateStoreCapacities = sizes.stateStores
     }
@@ -228,7 +196,7 @@ public final class ViewGraph {
     @discardableResult
     public func update() -> [String] {
         guard !isEvaluating else { return [] }
-        lastEvaluatedTypes = []
+        arena.lastEvaluatedTypes.removeAll(keepingCapacity: true)
         evaluateInvalidated()
         return lastEvaluated
     }
@@ -238,19 +206,19 @@ public final class ViewGraph {
     private func evaluateInvalidated() {
         for _ in 0..<64 {
             for node in stateWrites.take() { invalidate(node) }
-            if childrenMoved {
+            if arena.childrenMoved {
                 // Writers whose views moved without their outputs changing: their readers show
                 // the outputs in the old tree order until told.
-                childrenMoved = false
+                arena.childrenMoved = false
                 checkOutputOrders()
             }
             let marked = invalidated.filter(isLive)
             invalidated = []
             if marked.isEmpty { return }
             // Ancestors first: evaluating one reaches its marked descendants.
-            for node in marked.sorted(by: { records[Int($0.index)].depth < records[Int($1.index)].depth })
-            where isLive(node) && records[Int(node.index)].needsEvaluation {
-                work.append(node.index)
+            for node in marked.sorted(by: { arena.records[Int($0.index)].depth < arena.records[Int($1.index)].depth })
+            where isLive(node) && arena.records[Int(node.index)].needsEvaluation {
+                arena.work.append(node.index)
                 run()
             }
         }
@@ -259,7 +227,7 @@ public final class ViewGraph {
     /// Marks a node for evaluation at the next update.
     func invalidate(_ node: NodeIndex) {
         guard isLive(node) else { return }
-        records[Int(node.index)].needsEvaluation = true
+        arena.records[Int(node.index)].needsEvaluation = true
         invalidated.append(node)
     }
 
@@ -304,51 +272,49 @@ public final class ViewGraph {
 
     /// Whether a handle names a living node.
     func isLive(_ node: NodeIndex) -> Bool {
-        node.index >= 0 && Int(node.index) < records.count && records[Int(node.index)].isLive
-            && records[Int(node.index)].generation == node.generation
+        node.index >= 0 && Int(node.index) < arena.records.count && arena.records[Int(node.index)].isLive
+            && arena.records[Int(node.index)].generation == node.generation
     }
 
     /// The record of a living node.
-    func record(_ node: NodeIndex) -> NodeRecord { records[Int(node.index)] }
+    func record(_ node: NodeIndex) -> NodeRecord { arena.records[Int(node.index)] }
 
-    /// The handle of the node at a position.
-    private func handle(_ index: Int32) -> NodeIndex {
-        NodeIndex(index: index, generation: records[Int(index)].generation)
-    }
+    /// The environment a living node sees, read without copying its record.
+    func environment(of node: NodeIndex) -> EnvironmentValues { arena.records[Int(node.index)].environment }
 
     /// The children of a node, as handles.
     func children(of node: NodeIndex) -> [NodeIndex] {
         guard isLive(node) else { return [] }
-        let record = records[Int(node.index)]
+        let record = arena.records[Int(node.index)]
         let start = Int(record.childStart)
-        return (start..<start + Int(record.childCount)).map { handle(childBuffer[$0]) }
+        return (start..<start + Int(record.childCount)).map { arena.handle(arena.childBuffer[$0]) }
     }
 
     /// The parent of a node.
     func parent(of node: NodeIndex) -> NodeIndex? {
         guard isLive(node) else { return nil }
-        let parent = records[Int(node.index)].parent
-        return parent < 0 ? nil : handle(parent)
+        let parent = arena.records[Int(node.index)].parent
+        return parent < 0 ? nil : arena.handle(parent)
     }
 
     /// The type of a node's view.
     func viewType(of node: NodeIndex) -> TypeMetadata {
         guard isLive(node) else { return TypeMetadata(Void.self) }
-        return stores[Int(records[Int(node.index)].store)].viewType
+        return arena.stores[Int(arena.records[Int(node.index)].store)].viewType
     }
 
     /// A node's view with its properties installed.
     func viewValue(of node: NodeIndex) -> Any {
         guard isLive(node) else { return () }
-        let record = records[Int(node.index)]
-        return stores[Int(record.store)].viewValue(record.slot, node: node, graph: self)
+        let record = arena.records[Int(node.index)]
+        return arena.stores[Int(record.store)].viewValue(record.slot, node: node, graph: self)
     }
 
     /// What renderers show for a node.
     func renderAttributes(of node: NodeIndex) -> RenderAttributes {
         guard isLive(node) else { return RenderAttributes() }
-        let record = records[Int(node.index)]
-        return stores[Int(record.store)].renderAttributes(record.slot)
+        let record = arena.records[Int(node.index)]
+        return arena.stores[Int(record.store)].renderAttributes(record.slot)
     }
 
     /// The nodes of a subtree, depth first, parents before children.
@@ -357,11 +323,11 @@ public final class ViewGraph {
         var result: [NodeIndex] = []
         var stack = [node.index]
         while let index = stack.popLast() {
-            result.append(handle(index))
-            let record = records[Int(index)]
+            result.append(arena.handle(index))
+            let record = arena.records[Int(index)]
             let start = Int(record.childStart)
             for position in (start..<start + Int(record.childCount)).reversed() {
-                stack.append(childBuffer[position])
+                stack.append(arena.childBuffer[position])
             }
         }
         return result
@@ -371,41 +337,7 @@ public final class ViewGraph {
     public var allNodes: [ViewNode] { subtree(of: rootIndex).map { ViewNode(graph: self, index: $0) } }
 
     /// The number of living nodes.
-    public var nodeCount: Int { records.count - freeRecords.count }
-
-    /// The store of a view type, made on first use.
-    private func store<V: View>(for type: V.Type) -> ViewStore<V> {
-        if let index = storeIndex[ObjectIdentifier(V.self)], let store = stores[Int(index)] as? ViewStore<V> {
-            return store
-        }
-        let store = ViewStore<V>.make(id: Int32(stores.count))
-        if !storeCapacities.isEmpty, let capacity = storeCapacities[store.viewType] { store.reserve(capacity) }
-        storeIndex[ObjectIdentifier(V.self)] = store.id
-        stores.append(store)
-        return store
-    }
-
-    private func makeNode<V: View>(
-        _ view: consuming V,
-        identity: AnyHashable?,
-        parent: Int32,
-        depth: Int32,
-        environment: EnvironmentValues
-    ) -> NodeIndex {
-        let store = store(for: V.self)
-        let index = freeRecords.popLast() ?? Int32(records.count)
-        let slot = store.insert(consume view, owner: index)
-        var record = NodeRecord(store: store.id, slot: slot, parent: parent, depth: depth, environment: environment)
-        record.identity = identity
-        record.hasIdentity = identity != nil
-        if Int(index) < records.count {
-            record.generation = records[Int(index)].generation
-            records[Int(index)] = record
-        } else {
-            records.append(record)
-        }
-        return NodeIndex(index: index, generation: record.generation)
-    }
+    public var nodeCount: Int { arena.records.count - arena.freeRecords.count }
 
     // MARK: Evaluation
 
@@ -414,236 +346,61 @@ public final class ViewGraph {
     private func run() {
         isEvaluating = true
         defer { isEvaluating = false }
-        while let index = work.popLast() {
-            guard records[Int(index)].isLive else { continue }
-            if records[Int(index)].needsEvaluation {
+        while let (index, evaluates) = arena.nextWork() {
+            if evaluates {
                 evaluate(index)
-            } else if records[Int(index)].environmentChanged {
-                propagateEnvironment(index)
+            } else {
+                arena.propagateEnvironment(index)
             }
         }
     }
 
+    /// Evaluates a node: its body or children, each reconciled with the previous ones as it
+    /// is listed.
     private func evaluate(_ index: Int32) {
-        records[Int(index)].needsEvaluation = false
-        records[Int(index)].environmentChanged = false
-        records[Int(index)].evaluationCount += 1
-        if records[Int(index)].hasEnvironmentReads {
-            environmentReads[index] = nil
-            records[Int(index)].hasEnvironmentReads = false
-        }
-        let store = stores[Int(records[Int(index)].store)]
-        let slot = records[Int(index)].slot
-        lastEvaluatedTypes.append(store.viewType)
-        let environment = store.childEnvironment(slot, records[Int(index)].environment)
-        beginReconciliation(of: index, environment: environment)
-        var children = Children(graph: self, node: handle(index), environment: environment)
+        let (store, slot, node, environment) = arena.beginEvaluation(index)
+        var children = Children(graph: self, node: node, environment: environment)
         store.evaluate(slot, children: &children)
-        finishReconciliation()
-    }
-
-    /// Hands an unmarked node's new environment down to its children.
-    private func propagateEnvironment(_ index: Int32) {
-        records[Int(index)].environmentChanged = false
-        let record = records[Int(index)]
-        let environment = stores[Int(record.store)].childEnvironment(record.slot, record.environment)
-        let start = Int(record.childStart)
-        for position in (start..<start + Int(record.childCount)).reversed() {
-            let child = childBuffer[position]
-            give(environment, to: child)
-            if records[Int(child)].needsEvaluation || records[Int(child)].environmentChanged {
-                work.append(child)
-            }
+        if arena.finishReconciliation() {
+            for child in arena.unclaimed { remove(child) }
+            arena.compactChildBufferIfSparse()
         }
-    }
-
-    /// Gives a reused child its parent's environment, and marks it when a value it read changed.
-    private func give(_ environment: EnvironmentValues, to child: Int32) {
-        if TypeMetadata.layoutEquals(records[Int(child)].environment, environment) { return }
-        records[Int(child)].environment = environment
-        records[Int(child)].environmentChanged = true
-        guard records[Int(child)].hasEnvironmentReads, let reads = environmentReads[child] else { return }
-        let record = records[Int(child)]
-        let childEnvironment = stores[Int(record.store)].childEnvironment(record.slot, environment)
-        if reads.contains(where: { !$0.isUnchanged(in: $0.inChildEnvironment ? childEnvironment : environment) }) {
-            records[Int(child)].needsEvaluation = true
-        }
-    }
-
-    private func beginReconciliation(of index: Int32, environment: EnvironmentValues) {
-        reconciliation.parent = index
-        reconciliation.depth = records[Int(index)].depth + 1
-        reconciliation.environment = environment
-        reconciliation.previous.removeAll(keepingCapacity: true)
-        let start = Int(records[Int(index)].childStart)
-        reconciliation.previous.append(contentsOf: childBuffer[start..<start + Int(records[Int(index)].childCount)])
-        reconciliation.claimed.removeAll(keepingCapacity: true)
-        reconciliation.claimed.append(contentsOf: repeatElement(false, count: reconciliation.previous.count))
-        reconciliation.next.removeAll(keepingCapacity: true)
-        reconciliation.lastReused = -1
-        reconciliation.moved = false
     }
 
     /// Reconciles one child of the node being evaluated with its previous children.
     func reconcileChild<V: View>(_ view: consuming V, identity: AnyHashable?, branch: UInt8) {
-        if Int(reconciliation.depth) > maximumDepthAllowed, V.self != InvalidView.self {
-            // A child deeper than the limit (a view whose body contains itself without end):
-            // the first is shown as an error node, which has no children, the rest dropped.
-            guard reconciliation.next.isEmpty else { return }
-            let reason = "\(TypeMetadata(V.self).name) nests deeper than \(maximumDepthAllowed) levels"
-            reconcileChild(InvalidView(reason: reason), identity: nil, branch: 0)
-            return
-        }
-        let store = store(for: V.self)
-        var match: Int? = nil
-        var identityHash = 0
-        if let identity {
-            identityHash = identity.hashValue
-            match = previousChild(identity: identity, hash: identityHash, store: store.id)
-        } else {
-            let position = reconciliation.next.count
-            if position < reconciliation.previous.count, !reconciliation.claimed[position] {
-                let previous = Int(reconciliation.previous[position])
-                if records[previous].store == store.id, !records[previous].hasIdentity,
-                    records[previous].branch == branch
-                {
-                    match = position
-                }
-            }
-        }
-        if let match {
-            if match < reconciliation.lastReused { reconciliation.moved = true }
-            reconciliation.lastReused = match
-            reconciliation.claimed[match] = true
-            let child = reconciliation.previous[match]
-            if store.receive(consume view, at: records[Int(child)].slot) { records[Int(child)].needsEvaluation = true }
-            give(reconciliation.environment, to: child)
-            reconciliation.next.append(child)
-        } else {
-            let child = makeNode(
-                consume view,
-                identity: identity,
-                parent: reconciliation.parent,
-                depth: reconciliation.depth,
-                environment: reconciliation.environment
-            )
-            records[Int(child.index)].branch = branch
-            records[Int(child.index)].identityHash = identityHash
-            reconciliation.next.append(child.index)
-        }
-    }
-
-    /// The unclaimed previous child with an identity and store, if any.
-    ///
-    /// The child after the last one reused is tried first: where the data kept its order, or
-    /// gained or lost elements, every child is found there, and no index is built. Otherwise
-    /// the previous children are indexed once, by their identities' hashes, computed when
-    /// their nodes were made. Each previous child is reused once at most: children with the
-    /// same identity are matched in order, and one more than before makes a node anew.
-    private func previousChild(identity: AnyHashable, hash: Int, store: Int32) -> Int? {
-        let guess = reconciliation.lastReused + 1
-        if guess < reconciliation.previous.count,
-            !reconciliation.claimed[guess],
-            isChild(reconciliation.previous[guess], identifiedBy: identity, hash: hash, store: store)
-        {
-            return guess
-        }
-        if !reconciliation.isKeyed { indexKeyedChildren() }
-        for position in reconciliation.keyed.candidates(hash: hash)
-        where !reconciliation.claimed[position]
-            && isChild(reconciliation.previous[position], identifiedBy: identity, hash: hash, store: store)
-        {
-            return position
-        }
-        return nil
-    }
-
-    /// Whether a node has an identity and store; the hashes are compared first, since
-    /// comparing two `AnyHashable`s costs as much as hashing one.
-    private func isChild(_ node: Int32, identifiedBy identity: AnyHashable, hash: Int, store: Int32) -> Bool {
-        records[Int(node)].identityHash == hash && records[Int(node)].store == store
-            && records[Int(node)].identity == identity
-    }
-
-    private func indexKeyedChildren() {
-        reconciliation.isKeyed = true
-        reconciliation.keyed.reset(for: reconciliation.previous.count)
-        for (position, child) in reconciliation.previous.enumerated() where records[Int(child)].hasIdentity {
-            reconciliation.keyed.insert(position, hash: records[Int(child)].identityHash)
-        }
-    }
-
-    /// Removes the previous children nothing claimed, stores the new child list, and
-    /// schedules the children that must be evaluated or receive a new environment.
-    private func finishReconciliation() {
-        reconciliation.isKeyed = false
-        for (position, child) in reconciliation.previous.enumerated() where !reconciliation.claimed[position] {
-            remove(child)
-        }
-        if reconciliation.moved { childrenMoved = true }
-        let parent = Int(reconciliation.parent)
-        let count = reconciliation.next.count
-        if count > Int(records[parent].childCapacity) {
-            childGarbage += Int(records[parent].childCapacity)
-            records[parent].childStart = Int32(childBuffer.count)
-            records[parent].childCapacity = Int32(count)
-            childBuffer.append(contentsOf: reconciliation.next)
-        } else {
-            let start = Int(records[parent].childStart)
-            for (offset, child) in reconciliation.next.enumerated() { childBuffer[start + offset] = child }
-        }
-        records[parent].childCount = Int32(count)
-        for child in reconciliation.next.reversed()
-        where records[Int(child)].needsEvaluation || records[Int(child)].environmentChanged {
-            work.append(child)
-        }
-        if childGarbage > 4096, childGarbage > childBuffer.count / 2 { compactChildBuffer() }
+        arena.reconcileChild(view, identity: identity, branch: branch)
     }
 
     /// Removes a node and its descendants, freeing their views, state and positions.
     private func remove(_ index: Int32) {
         var stack = [index]
         while let current = stack.popLast() {
-            let record = records[Int(current)]
-            let store = stores[Int(record.store)]
+            let record = arena.records[Int(current)]
+            let store = arena.stores[Int(record.store)]
             let start = Int(record.childStart)
-            stack.append(contentsOf: childBuffer[start..<start + Int(record.childCount)])
-            childGarbage += Int(record.childCapacity)
+            stack.append(contentsOf: arena.childBuffer[start..<start + Int(record.childCount)])
+            arena.childGarbage += Int(record.childCapacity)
             for property in store.propertyPositions {
                 if let state = stateSlots.removeValue(forKey: StateKey(node: current, property: property)) {
                     state.store.free(state.slot)
                 }
             }
-            if record.hasEnvironmentReads { environmentReads[current] = nil }
+            if record.hasEnvironmentReads { arena.environmentReads[current] = nil }
             if let collectors = writerCollectors.removeValue(forKey: current) {
                 let writer = NodeIndex(index: current, generation: record.generation)
                 for collector in collectors { collector.writerRemoved(writer) }
             }
-            if let moved = store.free(record.slot) { records[Int(moved)].slot = record.slot }
-            records[Int(current)].isLive = false
-            records[Int(current)].generation &+= 1
-            records[Int(current)].identity = nil
-            records[Int(current)].hasIdentity = false
-            records[Int(current)].environment = EnvironmentValues()
-            records[Int(current)].childCount = 0
-            records[Int(current)].childCapacity = 0
-            freeRecords.append(current)
+            if let moved = store.free(record.slot) { arena.records[Int(moved)].slot = record.slot }
+            arena.records[Int(current)].isLive = false
+            arena.records[Int(current)].generation &+= 1
+            arena.records[Int(current)].identity = nil
+            arena.records[Int(current)].hasIdentity = false
+            arena.records[Int(current)].environment = EnvironmentValues()
+            arena.records[Int(current)].childCount = 0
+            arena.records[Int(current)].childCapacity = 0
+            arena.freeRecords.append(current)
         }
-    }
-
-    /// Rewrites the child buffer with only the ranges in use.
-    private func compactChildBuffer() {
-        var compacted = ContiguousArray<Int32>()
-        compacted.reserveCapacity(childBuffer.count - childGarbage)
-        for index in records.indices where records[index].isLive {
-            let start = Int(records[index].childStart)
-            let count = Int(records[index].childCount)
-            records[index].childStart = Int32(compacted.count)
-            records[index].childCapacity = Int32(count)
-            compacted.append(contentsOf: childBuffer[start..<start + count])
-        }
-        childBuffer = compacted
-        childGarbage = 0
     }
 
     // MARK: State and environment
@@ -676,8 +433,8 @@ public final class ViewGraph {
         inChildEnvironment: Bool = false
     ) {
         guard isLive(node) else { return }
-        records[Int(node.index)].hasEnvironmentReads = true
-        environmentReads[node.index, default: []].append(
+        arena.records[Int(node.index)].hasEnvironmentReads = true
+        arena.environmentReads[node.index, default: []].append(
             TypedEnvironmentRead(keyPath: keyPath, value: value, inChildEnvironment: inChildEnvironment)
         )
     }
@@ -724,12 +481,12 @@ public final class ViewGraph {
     func treeOrder(of node: NodeIndex) -> [Int32] {
         var path: [Int32] = []
         var current = node.index
-        while current >= 0, records[Int(current)].isLive {
-            let parent = records[Int(current)].parent
+        while current >= 0, arena.records[Int(current)].isLive {
+            let parent = arena.records[Int(current)].parent
             guard parent >= 0 else { break }
-            let record = records[Int(parent)]
+            let record = arena.records[Int(parent)]
             let start = Int(record.childStart)
-            let position = (start..<start + Int(record.childCount)).first { childBuffer[$0] == current }
+            let position = (start..<start + Int(record.childCount)).first { arena.childBuffer[$0] == current }
             path.append(Int32((position ?? start) - start))
             current = parent
         }

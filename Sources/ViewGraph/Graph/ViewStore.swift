@@ -132,7 +132,7 @@ class ViewStore<V: View>: AnyViewStore {
     final func installed(_ slot: Int32, node: NodeIndex, graph: ViewGraph, recordsDependencies: Bool) -> V {
         var view = views[Int(slot)]
         guard !properties.isEmpty else { return view }
-        let environment = graph.record(node).environment
+        let environment = graph.environment(of: node)
         for property in properties {
             property.type.install(
                 field: property.field,
@@ -250,7 +250,7 @@ final class ModifierBodyStore<Modifier: ViewModifier>: ViewStore<ModifierBody<Mo
     ) -> ModifierBody<Modifier> {
         var view = views[Int(slot)]
         guard !modifierProperties.isEmpty else { return view }
-        let environment = graph.record(node).environment
+        let environment = graph.environment(of: node)
         for property in modifierProperties {
             property.type.install(
                 field: property.field,

@@ -200,79 +200,108 @@ class AnyStateStore {
 }
 
 /// The state values of one type, in slots.
+///
+/// The slots are one value (``Slots``) whose mutating methods read and write them: a class's
+/// stored properties are checked for exclusive access at run time on every access, a value's
+/// inside its own mutating methods by the compiler.
 @MainActor
 final class StateStore<Value>: AnyStateStore {
-    private var values: ContiguousArray<Value?> = []
-    private var generations: ContiguousArray<UInt32> = []
-    private var owners: ContiguousArray<NodeIndex> = []
-    /// Nodes that read a slot through a binding, for slots that have any.
-    private var dependents: [Int32: [NodeIndex]] = [:]
-    private var freeSlots: [Int32] = []
+    private var slots = Slots()
     /// Where writes are recorded for the graph's next update. A view value kept after its
     /// graph went away records into a list nobody reads.
     let writes: StateWrites
+
+    /// The values, their generations and owners, by slot.
+    @MainActor
+    private struct Slots {
+        var values: ContiguousArray<Value?> = []
+        var generations: ContiguousArray<UInt32> = []
+        var owners: ContiguousArray<NodeIndex> = []
+        /// Nodes that read a slot through a binding, for slots that have any.
+        var dependents: [Int32: [NodeIndex]] = [:]
+        var freeSlots: [Int32] = []
+
+        mutating func allocate(_ value: Value, owner: NodeIndex) -> (slot: Int32, generation: UInt32) {
+            if let slot = freeSlots.popLast() {
+                let index = Int(slot)
+                values[index] = value
+                owners[index] = owner
+                return (slot, generations[index])
+            }
+            values.append(value)
+            generations.append(0)
+            owners.append(owner)
+            return (Int32(values.count - 1), 0)
+        }
+
+        /// Writes a slot in use, and lists the nodes to evaluate again: its owner and the
+        /// nodes that read it through a binding.
+        mutating func write(_ value: Value, slot: Int32, generation: UInt32, into writes: StateWrites) {
+            let index = Int(slot)
+            guard generations[index] == generation, values[index] != nil else { return }
+            values[index] = value
+            writes.record(owners[index])
+            if let readers = dependents[slot] {
+                for reader in readers { writes.record(reader) }
+            }
+        }
+
+        mutating func addDependent(_ node: NodeIndex, slot: Int32, generation: UInt32) {
+            guard generations[Int(slot)] == generation, owners[Int(slot)] != node else { return }
+            if dependents[slot]?.contains(node) == true { return }
+            dependents[slot, default: []].append(node)
+        }
+
+        mutating func free(_ slot: Int32) {
+            let index = Int(slot)
+            values[index] = nil
+            generations[index] &+= 1
+            dependents[slot] = nil
+            freeSlots.append(slot)
+        }
+    }
 
     init(writes: StateWrites) {
         self.writes = writes
     }
 
-    override var count: Int { values.count }
+    override var count: Int { slots.values.count }
 
     override func reserve(_ capacity: Int) {
-        values.reserveCapacity(capacity)
-        generations.reserveCapacity(capacity)
-        owners.reserveCapacity(capacity)
+        slots.values.reserveCapacity(capacity)
+        slots.generations.reserveCapacity(capacity)
+        slots.owners.reserveCapacity(capacity)
     }
 
     /// Makes a slot for a node's state.
     func allocate(_ value: Value, owner: NodeIndex) -> StateLocation<Value> {
-        if let slot = freeSlots.popLast() {
-            let index = Int(slot)
-            values[index] = value
-            owners[index] = owner
-            return StateLocation(store: self, slot: slot, generation: generations[index])
-        }
-        values.append(value)
-        generations.append(0)
-        owners.append(owner)
-        return StateLocation(store: self, slot: Int32(values.count - 1), generation: 0)
+        let (slot, generation) = slots.allocate(value, owner: owner)
+        return StateLocation(store: self, slot: slot, generation: generation)
     }
 
     /// The location of a slot in use.
     func location(_ slot: Int32) -> StateLocation<Value>? {
         let index = Int(slot)
-        guard values[index] != nil else { return nil }
-        return StateLocation(store: self, slot: slot, generation: generations[index])
+        guard slots.values[index] != nil else { return nil }
+        return StateLocation(store: self, slot: slot, generation: slots.generations[index])
     }
 
     func read(_ slot: Int32, generation: UInt32) -> Value? {
         let index = Int(slot)
-        guard generations[index] == generation else { return nil }
-        return values[index]
+        guard slots.generations[index] == generation else { return nil }
+        return slots.values[index]
     }
 
     func write(_ value: Value, slot: Int32, generation: UInt32) {
-        let index = Int(slot)
-        guard generations[index] == generation, values[index] != nil else { return }
-        values[index] = value
-        writes.record(owners[index])
-        if let readers = dependents[slot] {
-            for reader in readers { writes.record(reader) }
-        }
+        slots.write(value, slot: slot, generation: generation, into: writes)
     }
 
     func addDependent(_ node: NodeIndex, slot: Int32, generation: UInt32) {
-        guard generations[Int(slot)] == generation, owners[Int(slot)] != node else { return }
-        if dependents[slot]?.contains(node) == true { return }
-        dependents[slot, default: []].append(node)
+        slots.addDependent(node, slot: slot, generation: generation)
     }
 
     override func free(_ slot: Int32) {
-        let index = Int(slot)
-        values[index] = nil
-        generations[index] &+= 1
-        dependents[slot] = nil
-        freeSlots.append(slot)
+        slots.free(slot)
     }
 }
 
