@@ -42,6 +42,18 @@ struct Arena {
     var unclaimed: [Int32] = []
     /// The reconciliation of the node being evaluated.
     var reconciliation = Reconciliation()
+    /// The typed state stores, by value type, and the state slot of each node's property.
+    var stateStores: [ObjectIdentifier: AnyStateStore] = [:]
+    var stateSlots: [StateKey: (store: AnyStateStore, slot: Int32)] = [:]
+    /// The number of values of each state store of the last graph of the same root type, by
+    /// value type.
+    var stateStoreCapacities: [ObjectIdentifier: Int] = [:]
+
+    /// A node's property that holds state.
+    struct StateKey: Hashable {
+        var node: Int32
+        var property: Int
+    }
     /// The deepest a tree may nest.
     let maximumDepthAllowed: Int
 
@@ -109,6 +121,39 @@ struct Arena {
             records.append(record)
         }
         return NodeIndex(index: index, generation: record.generation)
+    }
+
+    /// Whether a handle names a living node.
+    func isLive(_ node: NodeIndex) -> Bool {
+        node.index >= 0 && Int(node.index) < records.count && records[Int(node.index)].isLive
+            && records[Int(node.index)].generation == node.generation
+    }
+
+    // MARK: State
+
+    /// The state slot of a node's property, made with its initial value on first use.
+    mutating func stateLocation<Value>(
+        node: NodeIndex,
+        slot: Int,
+        initial: Value,
+        writes: StateWrites
+    ) -> StateLocation<Value>? {
+        guard isLive(node) else { return nil }
+        let store: StateStore<Value>
+        if let existing = stateStores[ObjectIdentifier(Value.self)] as? StateStore<Value> {
+            store = existing
+        } else {
+            store = StateStore<Value>(writes: writes)
+            if let capacity = stateStoreCapacities[ObjectIdentifier(Value.self)] { store.reserve(capacity) }
+            stateStores[ObjectIdentifier(Value.self)] = store
+        }
+        let key = StateKey(node: node.index, property: slot)
+        if let existing = stateSlots[key], existing.store === store {
+            return store.location(existing.slot)
+        }
+        let location = store.allocate(initial, owner: node)
+        stateSlots[key] = (store, location.slot)
+        return location
     }
 
     // MARK: Evaluation

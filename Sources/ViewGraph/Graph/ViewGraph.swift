@@ -44,16 +44,6 @@ public final class ViewGraph {
     /// run time's (Arena.swift).
     private var arena: Arena
 
-    /// The capacity of each state store of the last graph of the same root type, by value type.
-    private var stateStoreCapacities: [ObjectIdentifier: Int] = [:]
-    /// The typed state stores, by value type, and the state slot of each node's property.
-    private var stateStores: [ObjectIdentifier: AnyStateStore] = [:]
-    private var stateSlots: [StateKey: (store: AnyStateStore, slot: Int32)] = [:]
-    private struct StateKey: Hashable {
-        var node: Int32
-        var property: Int
-    }
-
     // MARK: Evaluation state
 
     /// Nodes marked by state changes since the last update.
@@ -171,8 +161,8 @@ public final class ViewGraph {
             work: arena.work.capacity,
             siblings: arena.reconciliation.next.capacity,
             stores: Dictionary(arena.stores.map { ($0.viewType, $0.count) }, uniquingKeysWith: max),
-            stateSlots: stateSlots.count,
-            stateStores: stateStores.mapValues(\.count)
+            stateSlots: arena.stateSlots.count,
+            stateStores: arena.stateStores.mapValues(\.count)
         )
     }
 
@@ -186,8 +176,8 @@ public final class ViewGraph {
         arena.reconciliation.claimed.reserveCapacity(sizes.siblings)
         arena.reconciliation.next.reserveCapacity(sizes.siblings)
         arena.storeCapacities = sizes.stores
-        stateSlots.reserveCapacity(sizes.stateSlots)
-        stateStoreCapacities = sizes.stateStores
+        arena.stateSlots.reserveCapacity(sizes.stateSlots)
+        arena.stateStoreCapacities = sizes.stateStores
     }
 
     /// Evaluates the views whose state changed since the last update, and below them only what
@@ -382,7 +372,7 @@ public final class ViewGraph {
             stack.append(contentsOf: arena.childBuffer[start..<start + Int(record.childCount)])
             arena.childGarbage += Int(record.childCapacity)
             for property in store.propertyPositions {
-                if let state = stateSlots.removeValue(forKey: StateKey(node: current, property: property)) {
+                if let state = arena.stateSlots.removeValue(forKey: Arena.StateKey(node: current, property: property)) {
                     state.store.free(state.slot)
                 }
             }
@@ -407,22 +397,7 @@ public final class ViewGraph {
 
     /// The state slot of a node's property, made with its initial value on first use.
     func stateLocation<Value>(node: NodeIndex, slot: Int, initial: Value) -> StateLocation<Value>? {
-        guard isLive(node) else { return nil }
-        let store: StateStore<Value>
-        if let existing = stateStores[ObjectIdentifier(Value.self)] as? StateStore<Value> {
-            store = existing
-        } else {
-            store = StateStore<Value>(writes: stateWrites)
-            if let capacity = stateStoreCapacities[ObjectIdentifier(Value.self)] { store.reserve(capacity) }
-            stateStores[ObjectIdentifier(Value.self)] = store
-        }
-        let key = StateKey(node: node.index, property: slot)
-        if let existing = stateSlots[key], existing.store === store {
-            return store.location(existing.slot)
-        }
-        let location = store.allocate(initial, owner: node)
-        stateSlots[key] = (store, location.slot)
-        return location
+        arena.stateLocation(node: node, slot: slot, initial: initial, writes: stateWrites)
     }
 
     /// Records an environment value a node read, so that a change of it evaluates the node.

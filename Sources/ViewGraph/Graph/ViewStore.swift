@@ -53,6 +53,8 @@ class ViewStore<V: View>: AnyViewStore {
     /// The view's ``State``, ``Environment`` and ``Binding`` properties, found once from the
     /// cached field model, each with its type opened as a ``GraphProperty``.
     private let properties: [PropertyField]
+    /// Whether the view type has no ``State``, ``Environment`` or ``Binding`` to install.
+    final var hasNoProperties: Bool { properties.isEmpty }
     override var propertyPositions: [Int] { positions }
     /// The properties' positions, kept so that removing a node allocates nothing for them.
     private let positions: [Int]
@@ -196,6 +198,15 @@ class ViewStore<V: View>: AnyViewStore {
 final class PrimitiveStore<P: PrimitiveView>: ViewStore<P> {
     override func evaluate(_ slot: Int32, children: inout Children) {
         guard let graph = children.graph else { return }
+        if hasNoProperties {
+            // Nothing to install: the children of the stored view, without a copy of it (a
+            // tuple view's copy costs its elements' value witnesses and its tuple's metadata).
+            // The buffer is held by a local reference, so that a child stored in this same
+            // store copies the buffer rather than the view being listed.
+            let views = self.views
+            views.span[Int(slot)].makeChildren(&children)
+            return
+        }
         let view = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
         view.makeChildren(&children)
     }
@@ -206,7 +217,9 @@ final class PrimitiveStore<P: PrimitiveView>: ViewStore<P> {
 
     override func childEnvironment(_ slot: Int32, _ environment: EnvironmentValues) -> EnvironmentValues {
         var environment = environment
-        views[Int(slot)].transformEnvironment(&environment)
+        // Read where the buffer holds the view: the array's subscript would copy it.
+        let views = self.views
+        views.span[Int(slot)].transformEnvironment(&environment)
         return environment
     }
 }

@@ -68,8 +68,11 @@ public struct State<Value>: GraphProperty {
 
     /// The current value. Setting it evaluates the view's body at the graph's next update.
     @MainActor public var wrappedValue: Value {
-        get { location?.value ?? initialValue }
-        nonmutating set { location?.value = newValue }
+        get {
+            guard let location else { return initialValue }
+            return location.read(or: initialValue)
+        }
+        nonmutating set { location?.write(newValue) }
     }
 
     /// A binding to the value, to hand to a descendant: `$count`.
@@ -146,14 +149,14 @@ public struct Binding<Value>: GraphProperty {
     @MainActor public var wrappedValue: Value {
         get {
             switch storage {
-            case .location(let location, let initialValue): location.value ?? initialValue
+            case .location(let location, let initialValue): location.read(or: initialValue)
             case .constant(let value): value
             case .accessors(let get, _): get()
             }
         }
         nonmutating set {
             switch storage {
-            case .location(let location, _): location.value = newValue
+            case .location(let location, _): location.write(newValue)
             case .constant: break
             case .accessors(_, let set): set(newValue)
             }
@@ -178,13 +181,18 @@ struct StateLocation<Value> {
     let slot: Int32
     let generation: UInt32
 
-    /// The value, or `nil` when the slot's node went away.
-    var value: Value? {
-        get { store.read(slot, generation: generation) }
-        nonmutating set {
-            guard let newValue else { return }
-            store.write(newValue, slot: slot, generation: generation)
-        }
+    /// The value, or `fallback` when the slot's node went away. No `Optional<Value>` is made:
+    /// in the graph's unspecialized code, each would be a lookup of its generic metadata.
+    /// - Parameter fallback: The value to read once the node went away.
+    /// - Returns: The value.
+    func read(or fallback: Value) -> Value {
+        store.read(slot, generation: generation, or: fallback)
+    }
+
+    /// Writes the value, unless the slot's node went away.
+    /// - Parameter value: The value.
+    func write(_ value: Value) {
+        store.write(value, slot: slot, generation: generation)
     }
 }
 
@@ -201,9 +209,12 @@ class AnyStateStore {
 
 /// The state values of one type, in slots.
 ///
-/// The slots are one value (``Slots``) whose mutating methods read and write them: a class's
-/// stored properties are checked for exclusive access at run time on every access, a value's
-/// inside its own mutating methods by the compiler.
+/// A slot is what a ``StateLocation`` names, with the generation that tells a freed slot from
+/// its next use. The values are dense, in slots' order of allocation, with a freed value's
+/// place taken by the last one: they are `Value`s, not `Value?`s, since each `Optional<Value>`
+/// the graph's unspecialized code touches is a lookup of its generic metadata. The slots are
+/// one value (``Slots``) whose mutating methods change them, so that the compiler checks their
+/// exclusive access rather than the run time on each stored property.
 @MainActor
 final class StateStore<Value>: AnyStateStore {
     private var slots = Slots()
@@ -211,10 +222,15 @@ final class StateStore<Value>: AnyStateStore {
     /// graph went away records into a list nobody reads.
     let writes: StateWrites
 
-    /// The values, their generations and owners, by slot.
+    /// The values and, by slot, their generations, owners and places.
     @MainActor
     private struct Slots {
-        var values: ContiguousArray<Value?> = []
+        /// The values in use, dense.
+        var values: ContiguousArray<Value> = []
+        /// The slot of each value.
+        var slotOfValue: ContiguousArray<Int32> = []
+        /// The place of each slot's value, `-1` for a free slot.
+        var valueOfSlot: ContiguousArray<Int32> = []
         var generations: ContiguousArray<UInt32> = []
         var owners: ContiguousArray<NodeIndex> = []
         /// Nodes that read a slot through a binding, for slots that have any.
@@ -222,25 +238,29 @@ final class StateStore<Value>: AnyStateStore {
         var freeSlots: [Int32] = []
 
         mutating func allocate(_ value: Value, owner: NodeIndex) -> (slot: Int32, generation: UInt32) {
-            if let slot = freeSlots.popLast() {
-                let index = Int(slot)
-                values[index] = value
-                owners[index] = owner
-                return (slot, generations[index])
+            let slot: Int32
+            if let free = freeSlots.popLast() {
+                slot = free
+                owners[Int(slot)] = owner
+            } else {
+                slot = Int32(valueOfSlot.count)
+                valueOfSlot.append(-1)
+                generations.append(0)
+                owners.append(owner)
             }
+            valueOfSlot[Int(slot)] = Int32(values.count)
             values.append(value)
-            generations.append(0)
-            owners.append(owner)
-            return (Int32(values.count - 1), 0)
+            slotOfValue.append(slot)
+            return (slot, generations[Int(slot)])
         }
 
         /// Writes a slot in use, and lists the nodes to evaluate again: its owner and the
         /// nodes that read it through a binding.
         mutating func write(_ value: Value, slot: Int32, generation: UInt32, into writes: StateWrites) {
-            let index = Int(slot)
-            guard generations[index] == generation, values[index] != nil else { return }
-            values[index] = value
-            writes.record(owners[index])
+            let place = Int(valueOfSlot[Int(slot)])
+            guard generations[Int(slot)] == generation, place >= 0 else { return }
+            values[place] = value
+            writes.record(owners[Int(slot)])
             if let readers = dependents[slot] {
                 for reader in readers { writes.record(reader) }
             }
@@ -252,10 +272,21 @@ final class StateStore<Value>: AnyStateStore {
             dependents[slot, default: []].append(node)
         }
 
+        /// Frees a slot: its value is destroyed now, the last value takes its place.
         mutating func free(_ slot: Int32) {
-            let index = Int(slot)
-            values[index] = nil
-            generations[index] &+= 1
+            let place = Int(valueOfSlot[Int(slot)])
+            guard place >= 0 else { return }
+            let last = values.count - 1
+            if place != last {
+                values.swapAt(place, last)
+                let moved = slotOfValue[last]
+                slotOfValue[place] = moved
+                valueOfSlot[Int(moved)] = Int32(place)
+            }
+            values.removeLast()
+            slotOfValue.removeLast()
+            valueOfSlot[Int(slot)] = -1
+            generations[Int(slot)] &+= 1
             dependents[slot] = nil
             freeSlots.append(slot)
         }
@@ -269,6 +300,8 @@ final class StateStore<Value>: AnyStateStore {
 
     override func reserve(_ capacity: Int) {
         slots.values.reserveCapacity(capacity)
+        slots.slotOfValue.reserveCapacity(capacity)
+        slots.valueOfSlot.reserveCapacity(capacity)
         slots.generations.reserveCapacity(capacity)
         slots.owners.reserveCapacity(capacity)
     }
@@ -281,15 +314,16 @@ final class StateStore<Value>: AnyStateStore {
 
     /// The location of a slot in use.
     func location(_ slot: Int32) -> StateLocation<Value>? {
-        let index = Int(slot)
-        guard slots.values[index] != nil else { return nil }
-        return StateLocation(store: self, slot: slot, generation: slots.generations[index])
+        guard slots.valueOfSlot[Int(slot)] >= 0 else { return nil }
+        return StateLocation(store: self, slot: slot, generation: slots.generations[Int(slot)])
     }
 
-    func read(_ slot: Int32, generation: UInt32) -> Value? {
-        let index = Int(slot)
-        guard slots.generations[index] == generation else { return nil }
-        return slots.values[index]
+    /// The value of a slot in use, or `fallback` when the slot was freed since the location
+    /// was made.
+    func read(_ slot: Int32, generation: UInt32, or fallback: Value) -> Value {
+        let place = Int(slots.valueOfSlot[Int(slot)])
+        guard place >= 0, slots.generations[Int(slot)] == generation else { return fallback }
+        return slots.values[place]
     }
 
     func write(_ value: Value, slot: Int32, generation: UInt32) {
