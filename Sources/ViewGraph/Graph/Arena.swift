@@ -114,19 +114,41 @@ struct Arena {
         record.identity = identity
         record.hasIdentity = identity != nil
         record.identityHash = identityHash
+        var generation: UInt32 = 0
         if Int(index) < records.count {
-            record.generation = records[Int(index)].generation
+            generation = records[Int(index)].generation
+            record.generation = generation
             records[Int(index)] = record
         } else {
             records.append(record)
         }
-        return NodeIndex(index: index, generation: record.generation)
+        return NodeIndex(index: index, generation: generation)
     }
 
     /// Whether a handle names a living node.
     func isLive(_ node: NodeIndex) -> Bool {
         node.index >= 0 && Int(node.index) < records.count && records[Int(node.index)].isLive
             && records[Int(node.index)].generation == node.generation
+    }
+
+    /// Marks living nodes for evaluation, and lists them.
+    /// - Parameters:
+    ///   - nodes: The nodes, living or not.
+    ///   - marked: The list of marked nodes, appended to.
+    mutating func mark(_ nodes: [NodeIndex], into marked: inout [NodeIndex]) {
+        for node in nodes where isLive(node) {
+            records[Int(node.index)].needsEvaluation = true
+            marked.append(node)
+        }
+    }
+
+    /// The living nodes of a list, ancestors first: by depth, each depth read once.
+    func livingByDepth(_ nodes: [NodeIndex]) -> [NodeIndex] {
+        var living: [(depth: Int32, node: NodeIndex)] = []
+        living.reserveCapacity(nodes.count)
+        for node in nodes where isLive(node) { living.append((records[Int(node.index)].depth, node)) }
+        living.sort { $0.depth < $1.depth }
+        return living.map(\.node)
     }
 
     // MARK: State
@@ -158,13 +180,16 @@ struct Arena {
 
     // MARK: Evaluation
 
-    /// The next node of the work list, and whether it is evaluated (`true`) or only hands a
-    /// new environment down (`false`); removed nodes are skipped.
-    mutating func nextWork() -> (index: Int32, evaluates: Bool)? {
+    /// Starts evaluating the next node of the work list that needs it, handing a new
+    /// environment down from the unmarked nodes before it; removed nodes are skipped.
+    /// - Returns: What ``beginEvaluation(_:)`` returns, or `nil` when the work list is done.
+    mutating func beginNextEvaluation() -> (
+        store: AnyViewStore, slot: Int32, node: NodeIndex, environment: EnvironmentValues
+    )? {
         while let index = work.popLast() {
             guard records[Int(index)].isLive else { continue }
-            if records[Int(index)].needsEvaluation { return (index, true) }
-            if records[Int(index)].environmentChanged { return (index, false) }
+            if records[Int(index)].needsEvaluation { return beginEvaluation(index) }
+            if records[Int(index)].environmentChanged { propagateEnvironment(index) }
         }
         return nil
     }
@@ -172,7 +197,7 @@ struct Arena {
     /// Starts evaluating a node: clears its marks and its recorded reads, and begins the
     /// reconciliation of its children.
     /// - Returns: The node's store and slot, its handle, and the environment its children see.
-    mutating func beginEvaluation(
+    private mutating func beginEvaluation(
         _ index: Int32
     ) -> (store: AnyViewStore, slot: Int32, node: NodeIndex, environment: EnvironmentValues) {
         records[Int(index)].needsEvaluation = false
@@ -190,10 +215,14 @@ struct Arena {
         reconciliation.depth = records[Int(index)].depth + 1
         reconciliation.environment = environment
         reconciliation.previous.removeAll(keepingCapacity: true)
-        let start = Int(records[Int(index)].childStart)
-        reconciliation.previous.append(contentsOf: childBuffer[start..<start + Int(records[Int(index)].childCount)])
         reconciliation.claimed.removeAll(keepingCapacity: true)
-        reconciliation.claimed.append(contentsOf: repeatElement(false, count: reconciliation.previous.count))
+        let start = Int(records[Int(index)].childStart)
+        let count = Int(records[Int(index)].childCount)
+        if count > 0 {
+            // A node evaluated again: its previous children. A new node has none.
+            reconciliation.previous.append(contentsOf: childBuffer[start..<start + count])
+            reconciliation.claimed.append(contentsOf: repeatElement(false, count: count))
+        }
         reconciliation.next.removeAll(keepingCapacity: true)
         reconciliation.lastReused = -1
         reconciliation.moved = false
@@ -201,7 +230,7 @@ struct Arena {
     }
 
     /// Hands an unmarked node's new environment down to its children.
-    mutating func propagateEnvironment(_ index: Int32) {
+    private mutating func propagateEnvironment(_ index: Int32) {
         records[Int(index)].environmentChanged = false
         let environment = stores[Int(records[Int(index)].store)].childEnvironment(
             records[Int(index)].slot,

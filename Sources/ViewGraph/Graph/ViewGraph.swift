@@ -195,19 +195,20 @@ public final class ViewGraph {
     /// output registered during a pass marks its reader, which the next round evaluates.
     private func evaluateInvalidated() {
         for _ in 0..<64 {
-            for node in stateWrites.take() { invalidate(node) }
+            let writes = stateWrites.take()
+            if !writes.isEmpty { arena.mark(writes, into: &invalidated) }
             if arena.childrenMoved {
                 // Writers whose views moved without their outputs changing: their readers show
                 // the outputs in the old tree order until told.
                 arena.childrenMoved = false
                 checkOutputOrders()
             }
-            let marked = invalidated.filter(isLive)
-            invalidated = []
-            if marked.isEmpty { return }
+            if invalidated.isEmpty { return }
             // Ancestors first: evaluating one reaches its marked descendants.
-            for node in marked.sorted(by: { arena.records[Int($0.index)].depth < arena.records[Int($1.index)].depth })
-            where isLive(node) && arena.records[Int(node.index)].needsEvaluation {
+            let marked = arena.livingByDepth(invalidated)
+            invalidated.removeAll(keepingCapacity: true)
+            if marked.isEmpty { return }
+            for node in marked where isLive(node) && arena.records[Int(node.index)].needsEvaluation {
                 arena.work.append(node.index)
                 run()
             }
@@ -336,24 +337,15 @@ public final class ViewGraph {
     private func run() {
         isEvaluating = true
         defer { isEvaluating = false }
-        while let (index, evaluates) = arena.nextWork() {
-            if evaluates {
-                evaluate(index)
-            } else {
-                arena.propagateEnvironment(index)
+        // Each node evaluated: its body or children, each reconciled with the previous ones as
+        // it is listed. The arena hands environments down to unmarked nodes on the way.
+        while let (store, slot, node, environment) = arena.beginNextEvaluation() {
+            var children = Children(graph: self, node: node, environment: environment)
+            store.evaluate(slot, children: &children)
+            if arena.finishReconciliation() {
+                for child in arena.unclaimed { remove(child) }
+                arena.compactChildBufferIfSparse()
             }
-        }
-    }
-
-    /// Evaluates a node: its body or children, each reconciled with the previous ones as it
-    /// is listed.
-    private func evaluate(_ index: Int32) {
-        let (store, slot, node, environment) = arena.beginEvaluation(index)
-        var children = Children(graph: self, node: node, environment: environment)
-        store.evaluate(slot, children: &children)
-        if arena.finishReconciliation() {
-            for child in arena.unclaimed { remove(child) }
-            arena.compactChildBufferIfSparse()
         }
     }
 

@@ -60,11 +60,21 @@ class ViewStore<V: View>: AnyViewStore {
     private let positions: [Int]
     /// The view type opened as a ``ViewStyledView`` with a body of its own, its final styling.
     private let finalStyling: (any ViewStyledView.Type)?
+    /// Whether an installed view stays valid until its parent gives a new value: its
+    /// properties are ``State`` and ``Binding`` only, whose installation is the same at every
+    /// evaluation. An ``Environment`` property is installed anew by each evaluation, which
+    /// records the read.
+    private let keepsInstalledViews: Bool
+    /// Each slot's view with its properties installed, kept when ``keepsInstalledViews``, and
+    /// whether it is the installation of the slot's current view.
+    private var installedViews: ContiguousArray<V> = []
+    private var installedIsCurrent: ContiguousArray<Bool> = []
 
     init(id: Int32) {
         let type = TypeMetadata(V.self)
         properties = PropertyFields.of(type)
         positions = properties.map(\.position)
+        keepsInstalledViews = !properties.isEmpty && properties.allSatisfy { $0.type.installationLasts }
         let styled = StyleResolution.styledView?.open(V.self, as: (any ViewStyledView.Type).self)
         finalStyling = styled?.hasFinalStyling == true ? styled : nil
         super.init(id: id, viewType: type)
@@ -94,6 +104,10 @@ class ViewStore<V: View>: AnyViewStore {
     final override func reserve(_ capacity: Int) {
         views.reserveCapacity(capacity)
         owners.reserveCapacity(capacity)
+        if keepsInstalledViews {
+            installedViews.reserveCapacity(capacity)
+            installedIsCurrent.reserveCapacity(capacity)
+        }
     }
 
     /// Stores a new view.
@@ -102,6 +116,16 @@ class ViewStore<V: View>: AnyViewStore {
     ///   - owner: The position of its node.
     /// - Returns: The view's slot.
     final func insert(_ view: consuming V, owner: Int32) -> Int32 {
+        if keepsInstalledViews { return insertKeepingInstallation(view, owner: owner) }
+        views.append(consume view)
+        owners.append(owner)
+        return Int32(views.count - 1)
+    }
+
+    /// Stores a new view, with a place for its installation, made at its first evaluation.
+    private func insertKeepingInstallation(_ view: consuming V, owner: Int32) -> Int32 {
+        installedViews.append(copy view)
+        installedIsCurrent.append(false)
         views.append(consume view)
         owners.append(owner)
         return Int32(views.count - 1)
@@ -114,6 +138,7 @@ class ViewStore<V: View>: AnyViewStore {
         let index = Int(slot)
         if TypeMetadata.layoutEquals(views[index], view) { return false }
         views[index] = consume view
+        if keepsInstalledViews { installedIsCurrent[index] = false }
         return true
     }
 
@@ -123,16 +148,28 @@ class ViewStore<V: View>: AnyViewStore {
         defer {
             views.removeLast()
             owners.removeLast()
+            if keepsInstalledViews {
+                installedViews.removeLast()
+                installedIsCurrent.removeLast()
+            }
         }
         guard index != last else { return nil }
         views.swapAt(index, last)
         owners[index] = owners[last]
+        if keepsInstalledViews {
+            installedViews.swapAt(index, last)
+            installedIsCurrent[index] = installedIsCurrent[last]
+        }
         return owners[index]
     }
 
-    /// The view in a slot with its properties installed.
+    /// The view in a slot with its properties installed: the kept installation when it is
+    /// current; otherwise installed now, and kept when an evaluation installed it (the
+    /// evaluation records the bindings' dependencies, a read of the value does not).
     final func installed(_ slot: Int32, node: NodeIndex, graph: ViewGraph, recordsDependencies: Bool) -> V {
-        var view = views[Int(slot)]
+        let index = Int(slot)
+        if keepsInstalledViews, installedIsCurrent[index] { return installedViews[index] }
+        var view = views[index]
         guard !properties.isEmpty else { return view }
         let environment = graph.environment(of: node)
         for property in properties {
@@ -148,6 +185,10 @@ class ViewStore<V: View>: AnyViewStore {
                 )
             )
         }
+        if keepsInstalledViews, recordsDependencies {
+            installedViews[index] = view
+            installedIsCurrent[index] = true
+        }
         return view
     }
 
@@ -159,6 +200,16 @@ class ViewStore<V: View>: AnyViewStore {
             // nested n levels deep is n calls; the body's own copy of its content is the one
             // copy left, and it is moved into the child's store.
             children.append(body(ofViewAt: Int(slot)))
+            return
+        }
+        if keepsInstalledViews, finalStyling == nil, V.Body.self != Never.self {
+            // State and bindings only: the kept installation's body, read in place, once the
+            // view is installed (after a change of the parent's value, or the first time).
+            if !installedIsCurrent[Int(slot)] {
+                _ = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
+            }
+            let installedViews = self.installedViews
+            children.append(installedViews.span[Int(slot)].body)
             return
         }
         let view = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
@@ -216,6 +267,7 @@ final class PrimitiveStore<P: PrimitiveView>: ViewStore<P> {
     }
 
     override func childEnvironment(_ slot: Int32, _ environment: EnvironmentValues) -> EnvironmentValues {
+        guard P.transformsEnvironment else { return environment }
         var environment = environment
         // Read where the buffer holds the view: the array's subscript would copy it.
         let views = self.views

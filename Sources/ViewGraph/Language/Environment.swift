@@ -66,6 +66,8 @@ public struct Environment<Value>: GraphProperty {
         value ?? EnvironmentValues()[keyPath: keyPath]
     }
 
+    static var installationLasts: Bool { false }
+
     @MainActor mutating func install(in context: PropertyContext) {
         let current = context.environment[keyPath: keyPath]
         if context.recordsDependencies {

@@ -17,6 +17,9 @@ protocol PrimitiveView: View {
     /// Whether the view only lists other views (a tuple, `ForEach`, a group, a branch): a
     /// ``VariadicViewAdapter`` sees its children, not the view itself.
     var isMultiView: Bool { get }
+    /// Whether ``transformEnvironment(_:)`` may change the environment: `true` unless a type
+    /// says otherwise, so that the graph skips the call only for the types known not to.
+    static var transformsEnvironment: Bool { get }
 }
 
 extension PrimitiveView {
@@ -24,6 +27,7 @@ extension PrimitiveView {
     var renderAttributes: RenderAttributes { RenderAttributes() }
     func transformEnvironment(_ environment: inout EnvironmentValues) {}
     var isMultiView: Bool { false }
+    static var transformsEnvironment: Bool { true }
 }
 
 /// A string of text.
@@ -41,11 +45,13 @@ public struct Text: View, PrimitiveView, Equatable {
     public typealias Body = Never
 
     var renderAttributes: RenderAttributes { RenderAttributes(role: .text(content)) }
+    static var transformsEnvironment: Bool { false }
 }
 
 /// A view that shows nothing.
 public struct EmptyView: View, PrimitiveView, Equatable {
     var isMultiView: Bool { true }
+    static var transformsEnvironment: Bool { false }
 
     /// Creates an empty view.
     public init() {}
@@ -57,6 +63,7 @@ public struct EmptyView: View, PrimitiveView, Equatable {
 /// Views grouped without a layout of their own.
 public struct Group<Content: View>: View, PrimitiveView {
     var isMultiView: Bool { true }
+    static var transformsEnvironment: Bool { false }
 
     /// The grouped views.
     public var content: Content
@@ -105,6 +112,7 @@ public struct Stack<Content: View>: View, PrimitiveView {
     public typealias Body = Never
 
     @MainActor func makeChildren(_ children: inout Children) { children.append(content) }
+    static var transformsEnvironment: Bool { false }
     // A stack sets no style context, as SwiftUI's stacks set none.
     var renderAttributes: RenderAttributes { RenderAttributes(role: .stack(axis, spacing: spacing)) }
 }
@@ -180,11 +188,14 @@ public struct TupleView<each Content: View>: View, PrimitiveView {
             children.append(child)
         }
     }
+
+    static var transformsEnvironment: Bool { false }
 }
 
 /// One of two views, chosen by an `if`/`else` or `switch` in a ``ViewBuilder``.
 public struct ConditionalContent<First: View, Second: View>: View, PrimitiveView {
     var isMultiView: Bool { true }
+    static var transformsEnvironment: Bool { false }
 
     /// The chosen branch.
     public enum Storage {
@@ -230,6 +241,7 @@ extension Optional: PrimitiveView where Wrapped: View {
 /// Views built from a collection of identified data, one per element.
 public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: View, PrimitiveView {
     var isMultiView: Bool { true }
+    static var transformsEnvironment: Bool { false }
 
     /// The data.
     public var data: Data
@@ -315,6 +327,7 @@ public struct DynamicView: View, PrimitiveView {
 
     /// A dynamic view stands for its value in a variadic view's children.
     var isMultiView: Bool { true }
+    static var transformsEnvironment: Bool { false }
 
     @MainActor func makeChildren(_ children: inout Children) { children.append(any: value) }
 }

@@ -15,6 +15,11 @@ protocol GraphProperty {
     /// Connects the property to the node that holds the view.
     /// - Parameter context: The node, its graph and environment, and the property's position.
     @MainActor mutating func install(in context: PropertyContext)
+
+    /// Whether an installation stays valid for as long as the view's value does: true of state
+    /// and bindings, whose installation is the same at every evaluation; false of the
+    /// environment, whose reads each evaluation records anew.
+    static var installationLasts: Bool { get }
 }
 
 /// Where a ``GraphProperty`` is installed.
@@ -80,6 +85,8 @@ public struct State<Value>: GraphProperty {
         if let location { return Binding(location: location, initialValue: initialValue) }
         return .constant(initialValue)
     }
+
+    static var installationLasts: Bool { true }
 
     mutating func install(in context: PropertyContext) {
         location = context.graph.stateLocation(node: context.node, slot: context.slot, initial: initialValue)
@@ -165,6 +172,8 @@ public struct Binding<Value>: GraphProperty {
 
     /// The binding itself: `$value` hands it on.
     public var projectedValue: Binding<Value> { self }
+
+    static var installationLasts: Bool { true }
 
     mutating func install(in context: PropertyContext) {
         // The node depends on the state it reads through the binding.
