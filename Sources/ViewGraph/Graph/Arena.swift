@@ -27,6 +27,9 @@ struct Arena {
     /// The typed view stores, by position, and by view type.
     var stores: [AnyViewStore] = []
     var storeIndex: [ObjectIdentifier: Int32] = [:]
+    /// The view type and store position ``store(for:)`` found last.
+    var lastStoreType: ObjectIdentifier? = nil
+    var lastStore: Int32 = 0
     /// The number of views of each type in the last graph of the same root type, reserved as
     /// each store is made.
     var storeCapacities: [TypeMetadata: Int] = [:]
@@ -88,7 +91,14 @@ struct Arena {
 
     /// The store of a view type, made on first use.
     mutating func store<V: View>(for type: V.Type) -> ViewStore<V> {
+        // The store found last, for children of one type in a row (a ForEach's rows), without
+        // hashing the type.
+        if lastStoreType == ObjectIdentifier(V.self), let store = stores[Int(lastStore)] as? ViewStore<V> {
+            return store
+        }
         if let index = storeIndex[ObjectIdentifier(V.self)], let store = stores[Int(index)] as? ViewStore<V> {
+            lastStoreType = ObjectIdentifier(V.self)
+            lastStore = index
             return store
         }
         let store = ViewStore<V>.make(id: Int32(stores.count))
@@ -248,7 +258,7 @@ struct Arena {
 
     /// Gives a reused child its parent's environment, and marks it when a value it read changed.
     private mutating func give(_ environment: EnvironmentValues, to child: Int32) {
-        if TypeMetadata.layoutEquals(records[Int(child)].environment, environment) { return }
+        if records[Int(child)].environment.hasEqualValues(to: environment) { return }
         records[Int(child)].environment = environment
         records[Int(child)].environmentChanged = true
         guard records[Int(child)].hasEnvironmentReads, let reads = environmentReads[child] else { return }
@@ -328,11 +338,14 @@ struct Arena {
             return guess
         }
         if !reconciliation.isKeyed { indexKeyedChildren() }
-        for position in reconciliation.keyed.candidates(hash: hash)
-        where !reconciliation.claimed[position]
-            && isChild(reconciliation.previous[position], identifiedBy: identity, hash: hash, store: store)
-        {
-            return position
+        var slot = reconciliation.keyed.firstSlot(for: hash)
+        while let position = reconciliation.keyed.position(inSlot: slot) {
+            if !reconciliation.claimed[position],
+                isChild(reconciliation.previous[position], identifiedBy: identity, hash: hash, store: store)
+            {
+                return position
+            }
+            slot = reconciliation.keyed.slot(after: slot)
         }
         return nil
     }
@@ -340,8 +353,9 @@ struct Arena {
     /// Whether a node has an identity and store; the hashes are compared first, since
     /// comparing two `AnyHashable`s costs as much as hashing one.
     private func isChild(_ node: Int32, identifiedBy identity: AnyHashable, hash: Int, store: Int32) -> Bool {
-        records[Int(node)].identityHash == hash && records[Int(node)].store == store
-            && records[Int(node)].identity == identity
+        guard records[Int(node)].identityHash == hash, records[Int(node)].store == store else { return false }
+        // Compared where the record holds it: the array's subscript would copy the identity.
+        return records.span[Int(node)].identity == identity
     }
 
     private mutating func indexKeyedChildren() {

@@ -39,23 +39,23 @@ struct IdentityIndex {
         slots[slot] = Int32(position)
     }
 
-    /// The positions inserted with a hash, in the order they were inserted, and others that
-    /// share their probe sequence: the caller compares each until one matches.
+    /// The first slot of a hash's probe sequence. The positions inserted with the hash are
+    /// in the sequence's slots in the order they were inserted, among others that share it;
+    /// the sequence ends at an empty slot.
     /// - Parameter hash: The hash.
-    /// - Returns: The candidate positions.
-    func candidates(hash: Int) -> Candidates { Candidates(slots: slots, slot: hash & mask, mask: mask) }
+    /// - Returns: The slot.
+    func firstSlot(for hash: Int) -> Int { hash & mask }
 
-    /// The candidate positions of one hash, found along its probe sequence.
-    struct Candidates: IteratorProtocol, Sequence {
-        fileprivate let slots: ContiguousArray<Int32>
-        fileprivate var slot: Int
-        fileprivate let mask: Int
-
-        mutating func next() -> Int? {
-            let position = slots[slot]
-            guard position >= 0 else { return nil }
-            slot = (slot + 1) & mask
-            return Int(position)
-        }
+    /// The position in a slot, or `nil` for an empty slot: the end of a probe sequence.
+    /// - Parameter slot: The slot.
+    /// - Returns: The position.
+    func position(inSlot slot: Int) -> Int? {
+        let position = slots[slot]
+        return position >= 0 ? Int(position) : nil
     }
+
+    /// The slot after a slot in a probe sequence.
+    /// - Parameter slot: The slot.
+    /// - Returns: The next slot.
+    func slot(after slot: Int) -> Int { (slot + 1) & mask }
 }

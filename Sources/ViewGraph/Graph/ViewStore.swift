@@ -136,7 +136,8 @@ class ViewStore<V: View>: AnyViewStore {
     ///   evaluated again.
     final func receive(_ view: consuming V, at slot: Int32) -> Bool {
         let index = Int(slot)
-        if TypeMetadata.layoutEquals(views[index], view) { return false }
+        // Compared where the buffer holds the view: the array's subscript would copy it.
+        if TypeMetadata.layoutEquals(views.span[index], view) { return false }
         views[index] = consume view
         if keepsInstalledViews { installedIsCurrent[index] = false }
         return true

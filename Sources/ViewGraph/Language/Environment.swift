@@ -1,5 +1,7 @@
 // Environment.swift
 
+import RuntimeMetadata
+
 /// A key of ``EnvironmentValues``, with the value a view sees when no ancestor set one.
 ///
 /// ```swift
@@ -22,7 +24,18 @@ public protocol EnvironmentKey {
 
 /// Values that flow down the view tree: each view sees what its ancestors set.
 public struct EnvironmentValues {
-    private var values: [ObjectIdentifier: Any] = [:]
+    /// The values set, shared by every copy until one sets a value, or `nil` when none was
+    /// set: the graph tells an environment handed down unchanged by its storage alone.
+    private var storage: Storage?
+
+    /// The values of an environment, never changed once made.
+    private final class Storage {
+        let values: [ObjectIdentifier: Any]
+
+        init(_ values: [ObjectIdentifier: Any]) {
+            self.values = values
+        }
+    }
 
     /// An environment with every key at its default.
     public init() {}
@@ -31,11 +44,24 @@ public struct EnvironmentValues {
     /// - Parameter key: The key.
     public subscript<Key: EnvironmentKey>(key: Key.Type) -> Key.Value {
         get {
-            guard let stored = values[ObjectIdentifier(key)] else { return Key.defaultValue }
+            guard let stored = storage?.values[ObjectIdentifier(key)] else { return Key.defaultValue }
             // Stored only by the setter below, with the key's own value type.
             return stored as? Key.Value ?? Key.defaultValue
         }
-        set { values[ObjectIdentifier(key)] = newValue }
+        set {
+            var values = storage?.values ?? [:]
+            values[ObjectIdentifier(key)] = newValue
+            storage = Storage(values)
+        }
+    }
+
+    /// Whether two environments are copies of one: then they are equal, without comparing
+    /// their values.
+    func isIdentical(to other: EnvironmentValues) -> Bool { storage === other.storage }
+
+    /// Whether two environments hold the same values, by layout equality.
+    func hasEqualValues(to other: EnvironmentValues) -> Bool {
+        isIdentical(to: other) || TypeMetadata.layoutEquals(storage?.values ?? [:], other.storage?.values ?? [:])
     }
 }
 
