@@ -275,6 +275,16 @@ struct Arena {
 
     /// Reconciles one child of the node being evaluated with its previous children.
     mutating func reconcileChild<V: View>(_ view: consuming V, identity: AnyHashable?, branch: UInt8) {
+        reconcileChild(view, identity: identity, branch: branch, in: store(for: V.self))
+    }
+
+    /// Reconciles one child whose store the caller found, for a run of children of one type.
+    mutating func reconcileChild<V: View>(
+        _ view: consuming V,
+        identity: AnyHashable?,
+        branch: UInt8,
+        in store: ViewStore<V>
+    ) {
         if Int(reconciliation.depth) > maximumDepthAllowed, V.self != InvalidView.self {
             // A child deeper than the limit (a view whose body contains itself without end):
             // the first is shown as an error node, which has no children, the rest dropped.
@@ -283,7 +293,6 @@ struct Arena {
             reconcileChild(InvalidView(reason: reason), identity: nil, branch: 0)
             return
         }
-        let store = store(for: V.self)
         var match: Int? = nil
         var identityHash = 0
         if let identity {
@@ -354,8 +363,17 @@ struct Arena {
     /// comparing two `AnyHashable`s costs as much as hashing one.
     private func isChild(_ node: Int32, identifiedBy identity: AnyHashable, hash: Int, store: Int32) -> Bool {
         guard records[Int(node)].identityHash == hash, records[Int(node)].store == store else { return false }
-        // Compared where the record holds it: the array's subscript would copy the identity.
-        return records.span[Int(node)].identity == identity
+        // Compared where the record holds it: the array's subscript would copy the identity,
+        // and comparing as optionals would copy the other.
+        return Self.identity(records.span[Int(node)].identity, equals: identity)
+    }
+
+    /// Whether a stored identity is an identity.
+    private static func identity(_ stored: AnyHashable?, equals identity: AnyHashable) -> Bool {
+        switch stored {
+        case .some(let stored): stored == identity
+        case .none: false
+        }
     }
 
     private mutating func indexKeyedChildren() {

@@ -121,6 +121,22 @@ struct Children {
         graph.reconcileChild(consume view, identity: identity, branch: branch)
     }
 
+    /// Adds a run of children of one type, each with the identity its data gave it (a
+    /// ``ForEach``'s rows): in a graph, their store is found once for the run.
+    /// - Parameters:
+    ///   - count: The number of children.
+    ///   - child: Makes the child at an offset, with its identity.
+    mutating func appendIdentified<V: View>(count: Int, _ child: (Int) -> (view: V, identity: AnyHashable)) {
+        guard let graph, V.self != DynamicView.self else {
+            for offset in 0..<count {
+                let (view, identity) = child(offset)
+                append(view, identity: identity)
+            }
+            return
+        }
+        graph.reconcileChildren(count: count, child)
+    }
+
     /// Adds a child known only as `Any`: resolved to its dynamic type's typed child through
     /// RuntimeMetadata, or to an ``InvalidView`` naming the type when it is not a view.
     /// - Parameters:

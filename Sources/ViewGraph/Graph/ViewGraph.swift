@@ -354,6 +354,20 @@ public final class ViewGraph {
         arena.reconcileChild(view, identity: identity, branch: branch)
     }
 
+    /// Reconciles a run of children of one type, each with its identity, finding their store
+    /// once. The children are made one at a time, outside the arena: making one runs the
+    /// caller's code, which may read the environment through the graph.
+    /// - Parameters:
+    ///   - count: The number of children.
+    ///   - child: Makes the child at an offset, with its identity.
+    func reconcileChildren<V: View>(count: Int, _ child: (Int) -> (view: V, identity: AnyHashable)) {
+        let store = arena.store(for: V.self)
+        for offset in 0..<count {
+            let (view, identity) = child(offset)
+            arena.reconcileChild(view, identity: identity, branch: 0, in: store)
+        }
+    }
+
     /// Removes a node and its descendants, freeing their views, state and positions.
     private func remove(_ index: Int32) {
         var stack = [index]
