@@ -121,6 +121,10 @@ struct Children {
         graph.reconcileChild(consume view, identity: identity, branch: branch)
     }
 
+    /// Whether a run of children is reconciled as a run (``appendIdentified(count:_:)``): in a
+    /// graph. Listed or evaluated bare, each child is appended as it comes.
+    var reconcilesRuns: Bool { graph != nil }
+
     /// Adds a run of children of one type, each with the identity its data gave it (a
     /// ``ForEach``'s rows): in a graph, their store is found once for the run.
     /// - Parameters:

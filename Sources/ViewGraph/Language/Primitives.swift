@@ -272,6 +272,13 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     @_specialize(kind:partial,where Data == Range<Int>, ID == Int)
     @MainActor func makeChildren(_ children: inout Children) {
         let listed: Void? = data.withContiguousStorageIfAvailable { elements in
+            guard children.reconcilesRuns else {
+                // Listed or evaluated bare: each row as it comes.
+                for index in elements.indices {
+                    children.append(content(elements[index]), identity: AnyHashable(elements[index][keyPath: id]))
+                }
+                return
+            }
             children.appendIdentified(count: elements.count) { offset in
                 let element = elements[elements.startIndex + offset]
                 return (content(element), AnyHashable(element[keyPath: id]))
