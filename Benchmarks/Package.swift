@@ -28,6 +28,7 @@ let package = Package(
             name: "ViewGraphBenchmarks",
             dependencies: [
                 .product(name: "ViewGraph", package: "RuntimeMetadata"),
+                .product(name: "RuntimeMetadata", package: "RuntimeMetadata"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ViewGraphBenchmarks",

@@ -68,8 +68,12 @@ PAIRS = [
     ("ViewGraph.reorder.rows1k", "ViewGraph.update.rows1k.onePercent", "<= 2x of it", 0.5, 0.25),
     # Issue 30: the graph against its floor, the same tree's bodies evaluated once each and
     # nothing kept (ViewGraph.bare.*, BareEvaluation).
-    ("ViewGraph.build.dynamic10k.graphOnly", "ViewGraph.bare.dynamic10k", "<= 3x of it", 1 / 3, 0.22),
-    ("ViewGraph.reorder.rows1k", "ViewGraph.bare.rows1k.identities", "<= 3x of it", 1 / 3, 0.17),
+    ("ViewGraph.build.dynamic10k.graphOnly", "ViewGraph.bare.dynamic10k", "<= 3x of it", 1 / 3, 0.28),
+    ("ViewGraph.reorder.rows1k", "ViewGraph.bare.rows1k.identities", "<= 3x of it", 1 / 3, 0.21),
+    # The least a keyed reconciliation of the same rows does beyond their bare evaluation: each
+    # identity looked up (hashed, compared with its match), each row compared by layout. Shown
+    # beside the reorder; it does not prove 3x out of reach (it is below 3x the bare evaluation).
+    ("ViewGraph.reorder.rows1k", "ViewGraph.floor.rows1k.keyedMatch", "information: keyed-match floor", None, None),
     ("ViewGraph.update.onePercent", "ViewGraph.update.sameChanges.tree1k", "no slower at 10x the nodes", 0.8, 0.6),
     # Issue 28: distinct generic views nested 2,000 deep, against evaluating their bodies alone.
     ("ViewGraph.build.distinctNested2k", "ViewGraph.bodies.distinctNested2k", "within 1.5x of it", 0.67, 0.3),
@@ -83,15 +87,17 @@ ALLOCATION_PAIRS = [
      "no more at 10x the nodes", 1.0, 0.95),
 ]
 
-# Ratios to a baseline plus a constant: (benchmark, baseline, goal text, factor, constant in
-# ns, enforced floor). The goal is benchmark <= factor x baseline + constant; the ratio shown
-# is (baseline + constant / factor) / benchmark, met at 1 / factor.
+# Ratios to a baseline plus a constant: (benchmark, baseline, goal text, factor, constant,
+# enforced floor), where the constant is a benchmark of the same run. The goal is benchmark <=
+# factor x baseline + constant; the ratio shown is (baseline + constant / factor) / benchmark,
+# met at 1 / factor.
 OFFSET_PAIRS = [
     # Issue 30: an update of 1% of the rows against the bare evaluation of the changed rows'
-    # subtrees, plus a constant for what an update costs whatever changed: its work list, its
-    # output orders. That it does not grow with the tree is the pair below the table's last
-    # ViewGraph row: the same changes in a tree a tenth the size.
-    ("ViewGraph.update.onePercent", "ViewGraph.bare.onePercent", "<= 3x of it + 10 us", 3.0, 10_000.0, 0.22),
+    # subtrees, plus what every update costs whatever changed (an update with nothing
+    # changed). That the update does not grow with the tree is the pair of
+    # ViewGraph.update.onePercent with ViewGraph.update.sameChanges.tree1k, above.
+    ("ViewGraph.update.onePercent", "ViewGraph.bare.onePercent", "<= 3x of it + an empty update", 3.0,
+     "ViewGraph.update.nothing", 0.28),
 ]
 
 # Benchmarks whose samples are whole operations, not CALLS_PER_SAMPLE calls.
@@ -184,11 +190,14 @@ class Check:
         self.goal_value, self.floor, self.key, self.label = goal_value, floor, key, label
         # Added to the baseline's value: a goal of the form "<= k x baseline + c" has offset c / k.
         self.offset = offset
+        # Or a benchmark of the same run whose value, divided by `factor`, is the offset.
+        self.constant, self.factor = None, 1.0
         self.tries = 1
 
     @property
     def names(self):
-        return {self.benchmark} | ({self.baseline} if self.baseline else set())
+        return ({self.benchmark} | ({self.baseline} if self.baseline else set())
+                | ({self.constant} if self.constant else set()))
 
     def measure(self, results):
         """(ours, theirs, score) in one run, or None when a side is missing; the score is the
@@ -199,6 +208,11 @@ class Check:
         theirs = results.get(self.baseline, {}).get(self.key)
         if ours is None or theirs is None:
             return None
+        if self.constant:
+            constant = results.get(self.constant, {}).get(self.key)
+            if constant is None:
+                return None
+            self.offset = constant / self.factor
         return ours, theirs, (theirs + self.offset) / max(ours, 0.5 if self.key == "p50" else 1.0)
 
     def passes(self, measurement):
@@ -220,7 +234,10 @@ class Check:
         value = format_ns if self.key == "p50" else (lambda count: f"{count:.0f}")
         met = "—" if self.goal_value is None else "yes" if score >= self.goal_value else "no"
         floor = "—" if self.floor is None else f"{self.floor:g}x"
-        baseline = self.baseline + (f" + {format_ns(self.offset)}" if self.offset else "")
+        if self.constant:
+            baseline = f"{self.baseline} + {self.constant} / {self.factor:g} ({format_ns(self.offset)})"
+        else:
+            baseline = self.baseline + (f" + {format_ns(self.offset)}" if self.offset else "")
         return (f"| {self.benchmark}{self.label} | {value(ours)} | {baseline} | {value(theirs)} | "
                 f"{score:.2f}x{tries} | {self.goal} | {met} | {floor} |")
 
@@ -240,8 +257,10 @@ def main():
     results = run() if runs == 1 else median_of_runs([run() for _ in range(runs)])
     checks = [Check(*pair) for pair in PAIRS]
     checks += [Check(*pair, key="mallocs", label=" (mallocs)") for pair in ALLOCATION_PAIRS]
-    checks += [Check(benchmark, baseline, goal, 1 / factor, floor, offset=constant / factor)
-               for benchmark, baseline, goal, factor, constant, floor in OFFSET_PAIRS]
+    for benchmark, baseline, goal, factor, constant, floor in OFFSET_PAIRS:
+        check = Check(benchmark, baseline, goal, 1 / factor, floor)
+        check.constant, check.factor = constant, factor
+        checks.append(check)
     checks += [Check(benchmark, None, goal, limit, limit) for benchmark, goal, limit in ABSOLUTE]
 
     best = {c: c.measure(results) for c in checks}

@@ -6,6 +6,7 @@
 // (`BareEvaluation`).
 
 import Benchmark
+import RuntimeMetadata
 @_spi(Baseline) import ViewGraph
 
 struct Label: View {
@@ -167,6 +168,14 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(5),
         maxIterations: 200
     )
+    // The updates take tens of microseconds: measured in nanoseconds, so that their ratios
+    // are not rounded to whole microseconds.
+    let updates = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        maxDuration: .seconds(5),
+        maxIterations: 2_000
+    )
 
     Benchmark("ViewGraph.build.dynamic10k", configuration: configuration) { benchmark in
         await onMainActor(benchmark) { benchmark in
@@ -186,7 +195,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Updating 1% of the leaves against rebuilding the tree.
-    Benchmark("ViewGraph.update.onePercent", configuration: configuration) { benchmark in
+    Benchmark("ViewGraph.update.onePercent", configuration: updates) { benchmark in
         await onMainActor(benchmark) { benchmark in
             let (graph, changed) = onePercentOfCounters()
             benchmark.startMeasurement()
@@ -197,8 +206,18 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.stopMeasurement()
         }
     }
+    // An update with nothing changed: what every update costs, whatever changed and whatever
+    // the tree's size (the constant of the 1% update's goal).
+    Benchmark("ViewGraph.update.nothing", configuration: updates) { benchmark in
+        await onMainActor(benchmark) { benchmark in
+            let (graph, _) = onePercentOfCounters()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(graph.update()) }
+            benchmark.stopMeasurement()
+        }
+    }
     // The same update in a tree a tenth the size: what of an update grows with the tree.
-    Benchmark("ViewGraph.update.sameChanges.tree1k", configuration: configuration) { benchmark in
+    Benchmark("ViewGraph.update.sameChanges.tree1k", configuration: updates) { benchmark in
         await onMainActor(benchmark) { benchmark in
             let (graph, changed) = sameChangesInASmallerTree()
             benchmark.startMeasurement()
@@ -211,7 +230,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     // The floor of that update: the changed counters' subtrees evaluated bare, each counter
     // reading its state where the graph keeps it.
-    Benchmark("ViewGraph.bare.onePercent", configuration: configuration) { benchmark in
+    Benchmark("ViewGraph.bare.onePercent", configuration: updates) { benchmark in
         await onMainActor(benchmark) { benchmark in
             let (_, changed) = onePercentOfCounters()
             benchmark.startMeasurement()
@@ -290,6 +309,32 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 blackHole(BareEvaluation.evaluate(list, depth: 3))
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+    // The least any graph must do to reorder the same rows, beyond their bare evaluation:
+    // each row's identity found among the previous rows' (hashed, and compared with its
+    // match), and each row compared with its previous value by layout, as the graph compares
+    // views, to know that its body need not run. Identities and rows are made before the
+    // measurement: the bare evaluation above makes them.
+    Benchmark("ViewGraph.floor.rows1k.keyedMatch", configuration: configuration) { benchmark in
+        await onMainActor(benchmark) { benchmark in
+            let list = RowList()
+            let rows = (0..<1_000).map { RowModel(id: $0, title: "row \($0)") }
+            let previous = Dictionary(uniqueKeysWithValues: rows.enumerated().map { (AnyHashable($1.id), $0) })
+            let previousRows = rows.map { ListRow(title: $0.title) }
+            let identities = rows.reversed().map { AnyHashable($0.id) }
+            let newRows = rows.reversed().map { ListRow(title: $0.title) }
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(BareEvaluation.evaluate(list, depth: 3))
+                var unchanged = 0
+                for position in identities.indices {
+                    guard let match = previous[identities[position]] else { continue }
+                    if TypeMetadata.layoutEquals(newRows[position], previousRows[match]) { unchanged += 1 }
+                }
+                precondition(unchanged == rows.count)
             }
             benchmark.stopMeasurement()
         }
