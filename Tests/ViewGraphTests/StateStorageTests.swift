@@ -75,3 +75,44 @@ struct StateStorageTests {
         #expect(keptD == nil)
     }
 }
+
+/// A list whose rows' titles come from its own state, each row with state of its own.
+struct RetitledList: View {
+    @State var titles = ["a", "b"]
+    var body: some View {
+        Stack(.vertical) {
+            ForEach(titles.indices, id: \.self) { index in StatefulRow(title: titles[index]) }
+        }
+    }
+}
+
+@Suite("Kept installations and reserved sizes")
+@MainActor
+struct KeptInstallationTests {
+    @Test("A state-only view given a new input shows it, with its state kept")
+    func newInputAfterStateChange() throws {
+        let graph = ViewGraph(root: RetitledList())
+        let rows = graph.allNodes.compactMap { $0.viewValue as? StatefulRow }
+        rows[0].taps = 5
+        graph.update()
+        #expect(texts(graph) == ["a:5", "b:0"])
+        let list = try #require(graph.root.viewValue as? RetitledList)
+        list.titles = ["A", "b"]
+        graph.update()
+        // The row was installed for "a"; its parent's new value is what its body reads.
+        #expect(texts(graph) == ["A:5", "b:0"])
+        rows[0].taps = 6
+        graph.update()
+        #expect(texts(graph) == ["A:6", "b:0"])
+    }
+
+    @Test("Graphs of one root type at different sizes, each built whole")
+    func sizesReservedFromAnotherGraph() {
+        for count in [100, 3, 250, 0, 40] {
+            let titles = (0..<count).map { "row \($0)" }
+            let graph = ViewGraph(root: RetitledList(titles: titles))
+            #expect(texts(graph) == titles.map { "\($0):0" })
+            #expect(graph.nodeCount == 3 + count * 2)
+        }
+    }
+}
