@@ -139,6 +139,17 @@ func measureBuilds<Item, Root: View>(_ benchmark: Benchmark, items: [Item], root
     benchmark.stopMeasurement()
 }
 
+/// Measures updates of a graph, each after incrementing the given counters.
+@MainActor
+func measureUpdates(_ benchmark: Benchmark, graph: ViewGraph, changing counters: [Counter]) {
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+        for counter in counters { counter.count += 1 }
+        blackHole(graph.update())
+    }
+    benchmark.stopMeasurement()
+}
+
 /// The 10,005-node tree's graph, and 1% of its leaves' counters, spread over the tree, each of
 /// which owns one leaf; each counter as the graph hands it out, its state connected.
 @MainActor
@@ -198,34 +209,21 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("ViewGraph.update.onePercent", configuration: updates) { benchmark in
         await onMainActor(benchmark) { benchmark in
             let (graph, changed) = onePercentOfCounters()
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                for counter in changed { counter.count += 1 }
-                blackHole(graph.update())
-            }
-            benchmark.stopMeasurement()
+            measureUpdates(benchmark, graph: graph, changing: changed)
         }
     }
     // An update with nothing changed: what every update costs, whatever changed and whatever
     // the tree's size (the constant of the 1% update's goal).
     Benchmark("ViewGraph.update.nothing", configuration: updates) { benchmark in
         await onMainActor(benchmark) { benchmark in
-            let (graph, _) = onePercentOfCounters()
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations { blackHole(graph.update()) }
-            benchmark.stopMeasurement()
+            measureUpdates(benchmark, graph: onePercentOfCounters().0, changing: [])
         }
     }
     // The same update in a tree a tenth the size: what of an update grows with the tree.
     Benchmark("ViewGraph.update.sameChanges.tree1k", configuration: updates) { benchmark in
         await onMainActor(benchmark) { benchmark in
             let (graph, changed) = sameChangesInASmallerTree()
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                for counter in changed { counter.count += 1 }
-                blackHole(graph.update())
-            }
-            benchmark.stopMeasurement()
+            measureUpdates(benchmark, graph: graph, changing: changed)
         }
     }
     // The floor of that update: the changed counters' subtrees evaluated bare, each counter

@@ -270,6 +270,12 @@ public final class ViewGraph {
     /// The record of a living node.
     func record(_ node: NodeIndex) -> NodeRecord { arena.records[Int(node.index)] }
 
+    /// The handle of the node at a position, its generation read where the record is: the
+    /// arena's own `handle(_:)`, called through this class, could copy the whole arena.
+    private func handle(_ index: Int32) -> NodeIndex {
+        NodeIndex(index: index, generation: arena.records[Int(index)].generation)
+    }
+
     /// The environment a living node sees, read without copying its record.
     func environment(of node: NodeIndex) -> EnvironmentValues { arena.records[Int(node.index)].environment }
 
@@ -278,14 +284,14 @@ public final class ViewGraph {
         guard isLive(node) else { return [] }
         let record = arena.records[Int(node.index)]
         let start = Int(record.childStart)
-        return (start..<start + Int(record.childCount)).map { arena.handle(arena.childBuffer[$0]) }
+        return (start..<start + Int(record.childCount)).map { handle(arena.childBuffer[$0]) }
     }
 
     /// The parent of a node.
     func parent(of node: NodeIndex) -> NodeIndex? {
         guard isLive(node) else { return nil }
         let parent = arena.records[Int(node.index)].parent
-        return parent < 0 ? nil : arena.handle(parent)
+        return parent < 0 ? nil : handle(parent)
     }
 
     /// The type of a node's view.
@@ -314,7 +320,7 @@ public final class ViewGraph {
         var result: [NodeIndex] = []
         var stack = [node.index]
         while let index = stack.popLast() {
-            result.append(arena.handle(index))
+            result.append(handle(index))
             let record = arena.records[Int(index)]
             let start = Int(record.childStart)
             for position in (start..<start + Int(record.childCount)).reversed() {
