@@ -67,7 +67,52 @@ extension TypeMetadata {
     private func makeComparator() -> ValueComparator {
         let comparator = makeStructuralComparator()
         guard size > 0, Self.identicalBitsAreEqual(self, depth: 0) else { return comparator }
-        return .identicalBitsFirst(comparator, size: size)
+        var ranges: [Range<Int>] = []
+        Self.addSignificantRanges(of: self, at: 0, to: &ranges, depth: 0)
+        return .identicalBitsFirst(comparator, ranges: ranges, size: size)
+    }
+
+    /// Adds the byte ranges that hold a type's data, at an offset, to a list, merged with the
+    /// last when adjacent: a struct's or tuple's padding is left out, since the compiler does
+    /// not initialize it, and two equal values (`State<Bool>`: a `Bool`, then seven bytes of
+    /// padding) would otherwise differ in their bits. Any other type counts whole: a range
+    /// too wide only sends a comparison on to the structural comparator.
+    /// - Parameters:
+    ///   - type: The type.
+    ///   - offset: Its offset in the outermost value.
+    ///   - ranges: The ranges so far.
+    ///   - depth: The nesting of inline storage so far.
+    private static func addSignificantRanges(
+        of type: TypeMetadata,
+        at offset: Int,
+        to ranges: inout [Range<Int>],
+        depth: Int
+    ) {
+        func add(_ range: Range<Int>) {
+            guard !range.isEmpty else { return }
+            if let last = ranges.last, last.upperBound == range.lowerBound {
+                ranges[ranges.count - 1] = last.lowerBound..<range.upperBound
+            } else {
+                ranges.append(range)
+            }
+        }
+        switch type.kind {
+        case .struct where depth < 64 && !bitwiseTypes.contains(type):
+            guard let fields = try? type.fields else { return add(offset..<(offset + type.size)) }
+            for field in fields {
+                guard let fieldType = field.type, field.ownership == .strong else {
+                    add((offset + field.offset)..<(offset + field.offset + MemoryLayout<UInt>.size))
+                    continue
+                }
+                addSignificantRanges(of: fieldType, at: offset + field.offset, to: &ranges, depth: depth + 1)
+            }
+        case .tuple where depth < 64:
+            for element in type.tupleElements {
+                addSignificantRanges(of: element.type, at: offset + element.offset, to: &ranges, depth: depth + 1)
+            }
+        default:
+            add(offset..<(offset + type.size))
+        }
     }
 
     private func makeStructuralComparator() -> ValueComparator {

@@ -245,11 +245,12 @@ class ValueComparator: @unchecked Sendable {
     /// identical.
     /// - Parameters:
     ///   - comparator: The comparison to make when the bits differ.
+    ///   - ranges: The byte ranges that hold the values' data: all but padding.
     ///   - size: The values' size in bytes.
     /// - Returns: The comparator; `comparator` itself when it compares bytes already.
-    static func identicalBitsFirst(_ comparator: ValueComparator, size: Int) -> ValueComparator {
+    static func identicalBitsFirst(_ comparator: ValueComparator, ranges: [Range<Int>], size: Int) -> ValueComparator {
         if comparator is BytesComparator { return comparator }
-        return IdenticalBitsComparator(comparator, size: size)
+        return IdenticalBitsComparator(comparator, ranges: ranges, size: size)
     }
 
     /// A comparator that asks for the real one on each comparison.
@@ -364,21 +365,28 @@ private final class BytesComparator: ValueComparator, @unchecked Sendable {
 /// Identical bits, then the structural comparison.
 private final class IdenticalBitsComparator: ValueComparator, @unchecked Sendable {
     let comparator: ValueComparator
-    let size: Int
+    /// The byte ranges compared: the value's data, without padding.
+    let ranges: [Range<Int>]
+    /// Whether the ranges cover the whole value.
+    let coversValue: Bool
 
-    init(_ comparator: ValueComparator, size: Int) {
+    init(_ comparator: ValueComparator, ranges: [Range<Int>], size: Int) {
         self.comparator = comparator
-        self.size = size
+        self.ranges = ranges
+        coversValue = ranges == [0..<size]
     }
 
     override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
     {
-        if unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, count: size) { return true }
+        if unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, ranges: ranges) { return true }
         return unsafe comparator.equals(lhs, rhs, &pending)
     }
 
     override func tableEntry(size: Int) -> (comparator: ValueComparator, flags: UInt) {
-        // The caller compares the bits: the table holds the comparison to make when they differ.
+        // The caller compares the whole value's bits (a copy's padding is the same). Without
+        // padding, the table holds the comparison to make when they differ; with padding, this
+        // comparator, which compares the bits of the data alone, range by range, first.
+        guard coversValue else { return (self, LayoutEquality.identicalBitsAreEqual) }
         let inner = comparator.tableEntry(size: size)
         return (inner.comparator, inner.flags | LayoutEquality.identicalBitsAreEqual)
     }

@@ -243,4 +243,58 @@ struct LayoutEqualityTests {
         #expect(TypeMetadata.layoutEquals(left, right))
         #expect(!TypeMetadata.layoutEquals(left, Padded(flag: 2, count: 2)))
     }
+
+    @Test("Padding at every level of a type that is not Equatable is not compared; every byte of data is")
+    func paddingIsNotData() {
+        // The data's bytes, from `MemoryLayout`'s offsets of each leaf; the rest is padding.
+        let leaves: [(offset: Int?, size: Int)] = [
+            (MemoryLayout<NestedPadding>.offset(of: \.inner.flag), 1),
+            (MemoryLayout<NestedPadding>.offset(of: \.inner.count), 8),
+            (MemoryLayout<NestedPadding>.offset(of: \.tail.0), 1),
+            (MemoryLayout<NestedPadding>.offset(of: \.tail.1), 4),
+            (MemoryLayout<NestedPadding>.offset(of: \.tail.2), 8),
+            (MemoryLayout<NestedPadding>.offset(of: \.name), 16),
+            (MemoryLayout<NestedPadding>.offset(of: \.last), 1),
+        ]
+        var data = Set<Int>()
+        for leaf in leaves {
+            guard let offset = leaf.offset else { Issue.record("no offset"); return }
+            data.formUnion(offset..<offset + leaf.size)
+        }
+        let padding = (0..<MemoryLayout<NestedPadding>.size).filter { !data.contains($0) }
+        #expect(padding.count >= 10)
+        let value = NestedPadding(inner: PaddedPair(flag: true, count: 7), tail: (true, 3, 9), name: "row", last: false)
+        for fill in [UInt8(0x00), 0xFF, 0x5A] {
+            var left = value
+            var right = value
+            unsafe withUnsafeMutableBytes(of: &left) { bytes in for offset in padding { unsafe bytes[offset] = fill } }
+            unsafe withUnsafeMutableBytes(of: &right) { bytes in for offset in padding { unsafe bytes[offset] = ~fill }
+            }
+            #expect(TypeMetadata.layoutEquals(left, right))
+            // Each leaf changed alone: the oracle is the fields' own `==`.
+            var changed = [left, left, left, left, left, left, left]
+            changed[0].inner.flag = false
+            changed[1].inner.count = 8
+            changed[2].tail.0 = false
+            changed[3].tail.1 = 4
+            changed[4].tail.2 = 10
+            changed[5].name = "rows"
+            changed[6].last = true
+            for other in changed { #expect(!TypeMetadata.layoutEquals(right, other)) }
+        }
+    }
+}
+
+/// A pair with padding after its first field, not Equatable.
+private struct PaddedPair {
+    var flag: Bool
+    var count: Int
+}
+
+/// Padding inside a field, inside a tuple, and at the end, not Equatable.
+private struct NestedPadding {
+    var inner: PaddedPair
+    var tail: (Bool, Int32, Int)
+    var name: String
+    var last: Bool
 }
