@@ -69,10 +69,11 @@ PAIRS = [
     # Issue 30: the graph against its floor, the same tree's bodies evaluated once each and
     # nothing kept (ViewGraph.bare.*, BareEvaluation).
     ("ViewGraph.build.dynamic10k.graphOnly", "ViewGraph.bare.dynamic10k", "<= 3x of it", 1 / 3, 0.28),
-    ("ViewGraph.reorder.rows1k", "ViewGraph.bare.rows1k.identities", "<= 3x of it", 1 / 3, 0.21),
+    ("ViewGraph.reorder.rows1k", "ViewGraph.bare.rows1k.identities", "<= 3x of it", 1 / 3, 0.3),
     # The least a keyed reconciliation of the same rows does beyond their bare evaluation: each
-    # identity looked up (hashed, compared with its match), each row compared by layout. Shown
-    # beside the reorder; it does not prove 3x out of reach (it is below 3x the bare evaluation).
+    # identity looked up as its own type (hashed, compared with its match, specialized for
+    # Int), each row compared by layout. Shown beside the reorder: how far the graph's generic
+    # bookkeeping is from it.
     ("ViewGraph.reorder.rows1k", "ViewGraph.floor.rows1k.keyedMatch", "information: keyed-match floor", None, None),
     ("ViewGraph.update.onePercent", "ViewGraph.update.sameChanges.tree1k", "no slower at 10x the nodes", 0.8, 0.6),
     # Issue 28: distinct generic views nested 2,000 deep, against evaluating their bodies alone.

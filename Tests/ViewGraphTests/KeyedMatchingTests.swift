@@ -91,6 +91,51 @@ struct KeyedMatchingTests {
         try checkReorders(strings, [shuffled(strings, stride: 11), Array(strings.suffix(10))])
     }
 
+    @Test("Rows whose data lends its storage on some evaluations and not others keep their state")
+    func storageLentSometimes() throws {
+        // Lent storage: the rows are reconciled as a run, matched by their typed identities.
+        // Not lent: one by one, matched through `AnyHashable`. Each evaluation may take
+        // either path after the other.
+        struct Switching: View {
+            @State var data = SometimesContiguous(ids: Array(0..<50))
+            var body: some View {
+                ForEach(data, id: \.self) { id in StatefulRow(title: "\(id)") }
+            }
+        }
+        let graph = ViewGraph(root: Switching())
+        for row in graph.allNodes.compactMap({ $0.viewValue as? StatefulRow }) { row.taps = Int(row.title)! + 100 }
+        graph.update()
+        let root = try #require(graph.root.viewValue as? Switching)
+        var order = Array(0..<50)
+        for (step, (lends, stride)) in zip([false, true, true, false, false, true], [7, 9, 11, 13, 17, 19]).enumerated()
+        {
+            order = shuffled(order, stride: stride)
+            if step == 3 { order = order.filter { $0 != 4 } + [4] }
+            root.data = SometimesContiguous(ids: order, lendsStorage: lends)
+            graph.update()
+            #expect(texts(graph) == order.map { "\($0):\($0 + 100)" }, "step \(step)")
+        }
+        // A row added to the run is new: its state starts over.
+        root.data = SometimesContiguous(ids: order + [50], lendsStorage: true)
+        graph.update()
+        #expect(texts(graph) == order.map { "\($0):\($0 + 100)" } + ["50:0"])
+        let identities = graph.allNodes.filter { $0.viewValue is StatefulRow }.map(\.dataIdentity)
+        #expect(identities == (order + [50]).map { AnyHashable($0) })
+    }
+
+    @Test("A run of rows deeper than the limit is one error node, on every evaluation")
+    func runPastTheDepthLimit() throws {
+        let graph = ViewGraph(root: KeyedList(ids: Array(0..<10)), configuration: .init(maximumDepth: 2))
+        func shown() -> [String] { graph.allNodes.map(\.viewType.name) }
+        let built = shown()
+        #expect(built.count == 4)
+        #expect(built.last == String(reflecting: InvalidView.self))
+        let list = try #require(graph.root.viewValue as? KeyedList<Int>)
+        list.ids = Array((0..<10).reversed())
+        graph.update()
+        #expect(shown() == built)
+    }
+
     @Test("Rows of two types in one ForEach, through DynamicView, keep their state when shuffled")
     func dynamicRows() throws {
         struct Mixed: View {
@@ -109,5 +154,19 @@ struct KeyedMatchingTests {
         mixed.ids = order
         graph.update()
         #expect(texts(graph) == order.map { $0.isMultiple(of: 2) ? "\($0):\($0 + 100)" : "text \($0)" })
+    }
+}
+
+/// Identifiers that lend their storage to `withContiguousStorageIfAvailable` only when asked.
+struct SometimesContiguous: RandomAccessCollection {
+    var ids: [Int]
+    var lendsStorage = true
+    var startIndex: Int { ids.startIndex }
+    var endIndex: Int { ids.endIndex }
+    subscript(position: Int) -> Int { ids[position] }
+
+    func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<Int>) throws -> R) rethrows -> R? {
+        guard lendsStorage else { return nil }
+        return try ids.withContiguousStorageIfAvailable(body)
     }
 }

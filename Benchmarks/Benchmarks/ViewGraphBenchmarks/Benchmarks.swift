@@ -312,17 +312,18 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     // The least any graph must do to reorder the same rows, beyond their bare evaluation:
-    // each row's identity found among the previous rows' (hashed, and compared with its
-    // match), and each row compared with its previous value by layout, as the graph compares
-    // views, to know that its body need not run. Identities and rows are made before the
-    // measurement: the bare evaluation above makes them.
+    // each row's identity found among the previous rows' (hashed as its own type, and
+    // compared with its match, in code specialized for `Int`), and each row compared with its
+    // previous value by layout, as the graph compares views, to know that its body need not
+    // run. Identities and rows are made before the measurement: the bare evaluation above
+    // makes them.
     Benchmark("ViewGraph.floor.rows1k.keyedMatch", configuration: configuration) { benchmark in
         await onMainActor(benchmark) { benchmark in
             let list = RowList()
             let rows = (0..<1_000).map { RowModel(id: $0, title: "row \($0)") }
-            let previous = Dictionary(uniqueKeysWithValues: rows.enumerated().map { (AnyHashable($1.id), $0) })
+            let previous = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0) })
             let previousRows = rows.map { ListRow(title: $0.title) }
-            let identities = rows.reversed().map { AnyHashable($0.id) }
+            let identities = rows.reversed().map(\.id)
             let newRows = rows.reversed().map { ListRow(title: $0.title) }
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {

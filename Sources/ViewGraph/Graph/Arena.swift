@@ -33,6 +33,8 @@ struct Arena {
     /// The number of views of each type in the last graph of the same root type, reserved as
     /// each store is made.
     var storeCapacities: [TypeMetadata: Int] = [:]
+    /// The typed identities of the children of nodes that list runs of identified children.
+    var identityColumns: [Int32: AnyIdentityColumn] = [:]
     /// The environment values each node read in its last evaluation.
     var environmentReads: [Int32: [any EnvironmentRead]] = [:]
     /// Nodes to evaluate or hand the environment down to, last first.
@@ -80,6 +82,8 @@ struct Arena {
         var lastReused = -1
         /// Whether a reused child came before one that preceded it: the children moved.
         var moved = false
+        /// Whether a run of identified children kept their identities as the node's column.
+        var keptIdentityColumn = false
     }
 
     /// The handle of the node at a position.
@@ -310,25 +314,113 @@ struct Arena {
             }
         }
         if let match {
-            if match < reconciliation.lastReused { reconciliation.moved = true }
-            reconciliation.lastReused = match
-            reconciliation.claimed[match] = true
-            let child = reconciliation.previous[match]
-            if store.receive(consume view, at: records[Int(child)].slot) { records[Int(child)].needsEvaluation = true }
-            give(reconciliation.environment, to: child)
-            reconciliation.next.append(child)
+            reuse(match, for: view, in: store)
         } else {
-            let child = makeNode(
-                consume view,
-                identity: identity,
-                identityHash: identityHash,
-                parent: reconciliation.parent,
-                depth: reconciliation.depth,
-                environment: reconciliation.environment
-            )
-            records[Int(child.index)].branch = branch
-            reconciliation.next.append(child.index)
+            makeChild(view, identity: identity, identityHash: identityHash, branch: branch)
         }
+    }
+
+    /// Reconciles one child of a run of identified children (``reconcileChildren``): matched
+    /// by its typed identity when the previous children's are known typed, through
+    /// `AnyHashable` otherwise. The identity is boxed only when the child makes a new node.
+    mutating func reconcileChild<V: View, ID: Hashable>(
+        _ view: consuming V,
+        identity: ID,
+        in store: ViewStore<V>,
+        run: inout IdentityRun<ID>
+    ) {
+        guard Int(reconciliation.depth) <= maximumDepthAllowed else {
+            // The error node, or nothing: the run's list is then not the node's, and its
+            // identities are not kept.
+            reconcileChild(view, identity: AnyHashable(identity), branch: 0, in: store)
+            return
+        }
+        let match: Int?
+        if run.isTyped {
+            match = previousChild(identifiedBy: identity, store: store.id, among: run.previous)
+        } else {
+            let boxed = AnyHashable(identity)
+            match = previousChild(identity: boxed, hash: boxed.hashValue, store: store.id)
+        }
+        run.next.append(identity)
+        if let match {
+            reuse(match, for: view, in: store)
+        } else {
+            let boxed = AnyHashable(identity)
+            makeChild(view, identity: boxed, identityHash: boxed.hashValue, branch: 0)
+        }
+    }
+
+    /// Gives a previous child the new view of its position, marks it when the view changed by
+    /// layout, and lists it as the next child.
+    private mutating func reuse<V: View>(_ match: Int, for view: consuming V, in store: ViewStore<V>) {
+        if match < reconciliation.lastReused { reconciliation.moved = true }
+        reconciliation.lastReused = match
+        reconciliation.claimed[match] = true
+        let child = reconciliation.previous[match]
+        if store.receive(consume view, at: records[Int(child)].slot) { records[Int(child)].needsEvaluation = true }
+        give(reconciliation.environment, to: child)
+        reconciliation.next.append(child)
+    }
+
+    /// Makes a node for a new child, and lists it as the next child.
+    private mutating func makeChild<V: View>(
+        _ view: consuming V,
+        identity: AnyHashable?,
+        identityHash: Int,
+        branch: UInt8
+    ) {
+        let child = makeNode(
+            consume view,
+            identity: identity,
+            identityHash: identityHash,
+            parent: reconciliation.parent,
+            depth: reconciliation.depth,
+            environment: reconciliation.environment
+        )
+        records[Int(child.index)].branch = branch
+        reconciliation.next.append(child.index)
+    }
+
+    /// Begins a run of identified children with identities of one type: the node's previous
+    /// children's identities are taken from its column, when its last reconciliation was such
+    /// a run from its first child to its last.
+    mutating func beginIdentifiedRun<ID: Hashable>(of type: ID.Type) -> IdentityRun<ID> {
+        let parent = reconciliation.parent
+        var column: IdentityColumn<ID>? = nil
+        if records[Int(parent)].hasIdentityColumn { column = identityColumns[parent] as? IdentityColumn<ID> }
+        let kept = column ?? IdentityColumn<ID>()
+        var previous: ContiguousArray<ID> = []
+        var next: ContiguousArray<ID> = []
+        swap(&previous, &kept.identities)
+        swap(&next, &kept.spare)
+        next.removeAll(keepingCapacity: true)
+        let beganList = reconciliation.next.isEmpty
+        let isTyped = column != nil && beganList && previous.count == reconciliation.previous.count
+        if !isTyped { previous.removeAll(keepingCapacity: true) }
+        return IdentityRun(
+            column: kept,
+            isKept: column != nil,
+            previous: previous,
+            next: next,
+            isTyped: isTyped,
+            beganList: beganList
+        )
+    }
+
+    /// Ends a run of identified children: their identities are kept as the node's column when
+    /// the run listed every child of the node.
+    mutating func finishIdentifiedRun<ID: Hashable>(_ run: consuming IdentityRun<ID>) {
+        let parent = reconciliation.parent
+        guard run.beganList, run.next.count == reconciliation.next.count else { return }
+        run.previous.removeAll(keepingCapacity: true)
+        swap(&run.column.identities, &run.next)
+        swap(&run.column.spare, &run.previous)
+        if !run.isKept {
+            identityColumns[parent] = run.column
+            records[Int(parent)].hasIdentityColumn = true
+        }
+        reconciliation.keptIdentityColumn = true
     }
 
     /// The unclaimed previous child with an identity and store, if any.
@@ -376,6 +468,40 @@ struct Arena {
         }
     }
 
+    /// The unclaimed previous child with a typed identity and store, if any: as
+    /// ``previousChild(identity:hash:store:)``, with the identities compared and hashed as
+    /// their own type. A hash is computed only where the child after the last one reused is
+    /// not the match.
+    private mutating func previousChild<ID: Hashable>(
+        identifiedBy identity: ID,
+        store: Int32,
+        among identities: borrowing ContiguousArray<ID>
+    ) -> Int? {
+        let guess = reconciliation.lastReused + 1
+        if guess < identities.count, !reconciliation.claimed[guess], identities.span[guess] == identity,
+            records[Int(reconciliation.previous[guess])].store == store
+        {
+            return guess
+        }
+        if !reconciliation.isKeyed {
+            reconciliation.isKeyed = true
+            reconciliation.keyed.reset(for: identities.count)
+            for position in identities.indices {
+                reconciliation.keyed.insert(position, hash: identities.span[position].hashValue)
+            }
+        }
+        var slot = reconciliation.keyed.firstSlot(for: identity.hashValue)
+        while let position = reconciliation.keyed.position(inSlot: slot) {
+            if !reconciliation.claimed[position], identities.span[position] == identity,
+                records[Int(reconciliation.previous[position])].store == store
+            {
+                return position
+            }
+            slot = reconciliation.keyed.slot(after: slot)
+        }
+        return nil
+    }
+
     private mutating func indexKeyedChildren() {
         reconciliation.isKeyed = true
         reconciliation.keyed.reset(for: reconciliation.previous.count)
@@ -396,6 +522,12 @@ struct Arena {
         }
         if reconciliation.moved { childrenMoved = true }
         let parent = Int(reconciliation.parent)
+        if records[parent].hasIdentityColumn, !reconciliation.keptIdentityColumn {
+            // The children were listed otherwise this time: their kept identities are stale.
+            identityColumns[Int32(parent)] = nil
+            records[parent].hasIdentityColumn = false
+        }
+        reconciliation.keptIdentityColumn = false
         let count = reconciliation.next.count
         if count > Int(records[parent].childCapacity) {
             childGarbage += Int(records[parent].childCapacity)

@@ -121,20 +121,37 @@ struct Children {
         graph.reconcileChild(consume view, identity: identity, branch: branch)
     }
 
+    /// Adds a child with the identity its data gave it, typed: a bare evaluation evaluates
+    /// the child and keeps no identity; otherwise the identity is boxed.
+    /// - Parameters:
+    ///   - view: The child.
+    ///   - identity: Its identity in its data.
+    mutating func append<V: View, ID: Hashable>(_ view: consuming V, identifiedBy identity: ID) {
+        if graph == nil, let bare, V.self != DynamicView.self {
+            bare.evaluate(consume view, environment: environment)
+            return
+        }
+        append(view, identity: AnyHashable(identity))
+    }
+
     /// Whether a run of children is reconciled as a run (``appendIdentified(count:_:)``): in a
     /// graph. Listed or evaluated bare, each child is appended as it comes.
     var reconcilesRuns: Bool { graph != nil }
 
     /// Adds a run of children of one type, each with the identity its data gave it (a
-    /// ``ForEach``'s rows): in a graph, their store is found once for the run.
+    /// ``ForEach``'s rows): in a graph, their store is found once for the run, and their
+    /// identities are kept typed for the next evaluation's matching.
     /// - Parameters:
     ///   - count: The number of children.
     ///   - child: Makes the child at an offset, with its identity.
-    mutating func appendIdentified<V: View>(count: Int, _ child: (Int) -> (view: V, identity: AnyHashable)) {
+    mutating func appendIdentified<V: View, ID: Hashable>(
+        count: Int,
+        _ child: (Int) -> (view: V, identity: ID)
+    ) {
         guard let graph, V.self != DynamicView.self else {
             for offset in 0..<count {
                 let (view, identity) = child(offset)
-                append(view, identity: identity)
+                append(view, identifiedBy: identity)
             }
             return
         }

@@ -3,7 +3,10 @@
 // The previous children of a node being reconciled, by the hashes of their data identities:
 // an open-addressing table of positions, so that matching 1,000 reordered rows hashes each
 // new identity once and compares two identities once per match, where a dictionary keyed by
-// `AnyHashable` would hash its keys again and compare them along each probe.
+// `AnyHashable` would hash its keys again and compare them along each probe. A run of
+// children that a view lists with typed identities (a ForEach's rows) keeps those identities
+// typed from one evaluation to the next (`IdentityColumn`), so that they are compared and
+// hashed as their own type, not boxed into `AnyHashable` per row.
 
 /// Positions of a node's previous children, by their identities' hashes, with linear probing.
 ///
@@ -58,4 +61,38 @@ struct IdentityIndex {
     /// - Parameter slot: The slot.
     /// - Returns: The next slot.
     func slot(after slot: Int) -> Int { (slot + 1) & mask }
+}
+
+/// The typed identities of a node's children, position for position, as the node's last run
+/// of identified children (``Children/appendIdentified(count:_:)``) listed them.
+@MainActor
+class AnyIdentityColumn {}
+
+/// The identities of a node's children, of one type.
+@MainActor
+final class IdentityColumn<ID: Hashable>: AnyIdentityColumn {
+    /// The identities, by child position.
+    var identities: ContiguousArray<ID> = []
+    /// The storage of an older list, kept for the next run to fill.
+    var spare: ContiguousArray<ID> = []
+}
+
+/// A run of identified children being reconciled: the previous children's identities, when
+/// the node's last reconciliation was a run with identities of this type, and the new ones'.
+/// The lists are taken out of their column for the run, and put back at its end.
+@MainActor
+struct IdentityRun<ID: Hashable> {
+    /// The column the lists came from and go back to.
+    let column: IdentityColumn<ID>
+    /// Whether the column is the one the node keeps.
+    let isKept: Bool
+    /// The previous children's identities, by position, when ``isTyped``.
+    var previous: ContiguousArray<ID>
+    /// The identities of the children the run listed, in order.
+    var next: ContiguousArray<ID>
+    /// Whether ``previous`` holds the previous children's identities, position for position;
+    /// otherwise they are matched through their stored `AnyHashable`s.
+    let isTyped: Bool
+    /// Whether the run began the node's child list: only then can its list be the node's.
+    let beganList: Bool
 }

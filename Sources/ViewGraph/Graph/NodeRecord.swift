@@ -43,6 +43,9 @@ struct NodeRecord {
     var environmentChanged = false
     /// Whether the node recorded environment reads in its last evaluation.
     var hasEnvironmentReads = false
+    /// Whether the arena keeps the typed identities of the node's children (an
+    /// ``IdentityColumn``).
+    var hasIdentityColumn = false
     /// How many times the view was evaluated.
     var evaluationCount: Int32 = 0
     /// The identity the data gave the view (``ForEach``), if any.

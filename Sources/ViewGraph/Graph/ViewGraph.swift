@@ -366,12 +366,14 @@ public final class ViewGraph {
     /// - Parameters:
     ///   - count: The number of children.
     ///   - child: Makes the child at an offset, with its identity.
-    func reconcileChildren<V: View>(count: Int, _ child: (Int) -> (view: V, identity: AnyHashable)) {
+    func reconcileChildren<V: View, ID: Hashable>(count: Int, _ child: (Int) -> (view: V, identity: ID)) {
         let store = arena.store(for: V.self)
+        var run = arena.beginIdentifiedRun(of: ID.self)
         for offset in 0..<count {
             let (view, identity) = child(offset)
-            arena.reconcileChild(view, identity: identity, branch: 0, in: store)
+            arena.reconcileChild(view, identity: identity, in: store, run: &run)
         }
+        arena.finishIdentifiedRun(run)
     }
 
     /// Removes a node and its descendants, freeing their views, state and positions.
@@ -389,6 +391,7 @@ public final class ViewGraph {
                 }
             }
             if record.hasEnvironmentReads { arena.environmentReads[current] = nil }
+            if record.hasIdentityColumn { arena.identityColumns[current] = nil }
             if let collectors = writerCollectors.removeValue(forKey: current) {
                 let writer = NodeIndex(index: current, generation: record.generation)
                 for collector in collectors { collector.writerRemoved(writer) }

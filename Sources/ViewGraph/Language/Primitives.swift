@@ -275,18 +275,18 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
             guard children.reconcilesRuns else {
                 // Listed or evaluated bare: each row as it comes.
                 for index in elements.indices {
-                    children.append(content(elements[index]), identity: AnyHashable(elements[index][keyPath: id]))
+                    children.append(content(elements[index]), identifiedBy: elements[index][keyPath: id])
                 }
                 return
             }
             children.appendIdentified(count: elements.count) { offset in
                 let element = elements[elements.startIndex + offset]
-                return (content(element), AnyHashable(element[keyPath: id]))
+                return (content(element), element[keyPath: id])
             }
         }
         guard listed == nil else { return }
         for element in data {
-            children.append(content(element), identity: AnyHashable(element[keyPath: id]))
+            children.append(content(element), identifiedBy: element[keyPath: id])
         }
     }
 }
