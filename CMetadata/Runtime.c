@@ -65,6 +65,10 @@ CMD_SWIFT_CC extern CMDMetadataResponse swift_getTupleTypeMetadata(
 // C, include/swift/Runtime/Metadata.h. Sorts `protocols` in place.
 extern const void *swift_getExistentialTypeMetadata(bool, const void *, size_t, const void **);
 
+// MetadataResponse swift_getFixedArrayTypeMetadata(MetadataRequest request, intptr_t count,
+//     const Metadata *element);  // SWIFT_CC(swift), include/swift/Runtime/Metadata.h
+CMD_SWIFT_CC extern CMDMetadataResponse swift_getFixedArrayTypeMetadata(size_t, intptr_t, const void *);
+
 // const MetatypeMetadata *swift_getMetatypeMetadata(const Metadata *instanceType);
 // C, include/swift/Runtime/Metadata.h
 extern const void *swift_getMetatypeMetadata(const void *);
@@ -174,6 +178,15 @@ const void *cmd_getExistentialTypeMetadata(
         free(scratch);
     }
     return result;
+}
+
+const void *cmd_getFixedArrayTypeMetadata(intptr_t count, const void *element) {
+    // The runtime takes any count; a negative one has no layout.
+    if (count < 0) {
+        return NULL;
+    }
+    CMDMetadataResponse response = swift_getFixedArrayTypeMetadata(0, count, element);
+    return response.state == 0 ? response.value : NULL;
 }
 
 const void *cmd_getMetatypeMetadata(const void *instance) {

@@ -114,6 +114,17 @@ CMD_EXTERN const void *_Nullable cmd_getExistentialTypeMetadata(
     size_t count,
     const void *const _Nullable *_Nullable protocols);
 
+/// Returns the metadata of the builtin `Builtin.FixedArray<count, element>`, the storage of
+/// `InlineArray`.
+///
+/// Wraps `swift_getFixedArrayTypeMetadata` (swiftcall) with a blocking request, declared in
+/// swiftlang/swift `include/swift/Runtime/Metadata.h`.
+/// - Parameters:
+///   - count: The number of elements; a negative count is refused.
+///   - element: The element's metadata.
+/// - Returns: The metadata, or `NULL` for a negative count or an incomplete response.
+CMD_EXTERN const void *_Nullable cmd_getFixedArrayTypeMetadata(intptr_t count, const void *element);
+
 /// Returns the metadata of `T.Type` for the metadata of `T`.
 ///
 /// Wraps `swift_getMetatypeMetadata` (C convention), declared in swiftlang/swift

@@ -160,6 +160,15 @@ enum RuntimeEntryPoints {
         }
     }
 
+    /// `swift_getFixedArrayTypeMetadata`.
+    /// - Parameters:
+    ///   - count: The number of elements.
+    ///   - element: The element type.
+    /// - Returns: The metadata, or `nil` for a negative count.
+    static func fixedArray(count: Int, element: UnsafeRawPointer) -> UnsafeRawPointer? {
+        unsafe cmd_getFixedArrayTypeMetadata(count, element)
+    }
+
     /// `swift_getMetatypeMetadata`.
     /// - Parameter instance: The instance type.
     /// - Returns: The metatype's metadata.

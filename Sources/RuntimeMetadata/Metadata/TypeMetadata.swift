@@ -86,9 +86,12 @@ public struct TypeMetadata: Hashable, Sendable, CustomStringConvertible, CustomD
         return reference.name(maximumNesting: maximumNesting)
     }
 
-    /// The type's mangled name without the `$s` prefix, as `_mangledTypeName` returns it.
+    /// The type's mangled name without the `$s` prefix, as `_mangledTypeName` returns it; for a
+    /// fixed-size array (`Builtin.FixedArray<4, Swift.Int>`, which the runtime does not
+    /// mangle), the compiler's mangling (`$3_SiBV`). ``init(mangledName:)`` resolves either.
     ///
-    /// `nil` when the runtime cannot mangle the type, for example for an unknown kind.
+    /// `nil` when the runtime cannot mangle the type, for example for an unknown kind or a
+    /// constrained existential metatype.
     public var mangledName: String? {
         record.mangledName.value { record.kind.isKnown ? record.reference.safeMangledName : nil }
     }

@@ -5,7 +5,10 @@
 // in `_swift_buildDemanglingForMetadata` for a constrained existential metatype, such as
 // `any Sequence<Int>.Type`, and for every type that contains one (`[any Sequence<Int>.Type]`),
 // with Swift 6.3.1 on Linux. Such a type is named here from its structure instead, in the
-// runtime's spelling for the parts it can name; it has no mangled name.
+// runtime's spelling for the parts it can name; it has no mangled name. The runtime also
+// names the builtin `Builtin.FixedArray<N, T>` (`InlineArray`'s storage) `<<< invalid type >>>`
+// and mangles it to nothing: it is spelled from its structure too, and mangled as the
+// compiler mangles it (`$3_SiBV` for `Builtin.FixedArray<4, Swift.Int>`).
 
 extension MetadataReference {
     /// The name as `String(reflecting:)` prints it; for a type the runtime cannot name, the
@@ -17,9 +20,23 @@ extension MetadataReference {
         return structuralName { $0.partName(contains) }
     }
 
-    /// The runtime's mangled name, without `$s`; `nil` for a type the runtime cannot name.
+    /// The runtime's mangled name, without `$s`; for a fixed-size array of a type the runtime
+    /// can name, the compiler's mangling; `nil` for any other type the runtime cannot name.
     var mangledName: String? {
-        containsUnnamableType ? nil : runtimeMangledName
+        guard containsUnnamableType else { return runtimeMangledName }
+        // docs/ABI/Mangling.rst: `type ::= type type 'BV'`, the count first, mangled as an
+        // integer generic argument (`$_` for 0, `$<n-1>_` for n), as in `InlineArray`'s name.
+        guard let fixedArray, fixedArray.count >= 0, !fixedArray.element.containsUnnamableType,
+            let element = fixedArray.element.runtimeMangledName
+        else { return nil }
+        let count = fixedArray.count == 0 ? "$_" : "$\(fixedArray.count - 1)_"
+        return count + element + "BV"
+    }
+
+    /// Whether the runtime cannot name this type itself, whatever its parts: a constrained
+    /// existential it cannot name, or a fixed-size array.
+    var isUnnamedByRuntime: Bool {
+        isUnnamableExistential || rawKind == MetadataKind.fixedArray.rawValue
     }
 
     /// Whether this is a constrained existential whose value is not stored in an opaque or
@@ -38,7 +55,7 @@ extension MetadataReference {
         var seen: Set<MetadataReference> = [self]
         var pending = [self]
         while let type = pending.popLast() {
-            if type.isUnnamableExistential { return true }
+            if type.isUnnamedByRuntime { return true }
             for child in type.namedParts where seen.insert(child).inserted { pending.append(child) }
         }
         return false
@@ -58,7 +75,7 @@ extension MetadataReference {
         var pending: [(type: MetadataReference, childrenDone: Bool)] = [(self, false)]
         while let (type, childrenDone) = pending.popLast() {
             if childrenDone {
-                contains[type] = type.isUnnamableExistential || type.namedParts.contains { contains[$0] == true }
+                contains[type] = type.isUnnamedByRuntime || type.namedParts.contains { contains[$0] == true }
                 continue
             }
             guard contains[type] == nil else { continue }

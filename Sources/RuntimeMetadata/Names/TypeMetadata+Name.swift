@@ -20,7 +20,10 @@ extension TypeMetadata {
     /// Finds a type by the name `String(reflecting:)` prints for it.
     ///
     /// Generic arguments, tuples, optionals, arrays, dictionaries, protocol compositions and
-    /// metatypes are understood, along with the sugar `[T]`, `[K: V]` and `T?`:
+    /// metatypes are understood, along with the sugar `[T]`, `[K: V]` and `T?`, and the builtin
+    /// types the standard library stores (`Builtin.Int64`, `Builtin.RawPointer`,
+    /// `Builtin.FixedArray<4, Swift.Int>`, the types of `_value` and `_storage` fields).
+    /// Constrained existentials (`any Sequence<Int>`) are not resolved.
     ///
     /// ```swift
     /// let type = try TypeMetadata(named: "Swift.Dictionary<Swift.String, Swift.Array<Swift.Int>>")
@@ -51,7 +54,9 @@ extension TypeMetadata {
         self = metadata
     }
 
-    /// Finds a type by its mangled name, as `_mangledTypeName` returns it (a leading `$s` is accepted).
+    /// Finds a type by its mangled name, as `_mangledTypeName` returns it (a leading `$s` is
+    /// accepted), or as ``mangledName`` returns it: builtin types included (`Bi64_`, and
+    /// `$3_SiBV` for `Builtin.FixedArray<4, Swift.Int>`, which `_mangledTypeName` cannot mangle).
     ///
     /// The name is validated before the runtime's type lookup sees it, because that lookup
     /// trusts its input and crashes on some malformed names (`$`, `$SS_Sitc`). The runtime's
@@ -118,6 +123,14 @@ extension TypeMetadata {
                 reason:
                     "the runtime's demangler prints '\(error.part)' here, which is not a type this library validates (\(error.reason))"
             )
+        }
+        if case .nominal(let components) = tree,
+            let mangling = BuiltinTypeNames.manglings[TypeNameIndex.key(components.map(\.name))],
+            mangling != name
+        {
+            // The `D` that makes a type mangling a symbol completed the name: `B` + `D` is
+            // `Builtin.DefaultActorStorage`, but `B` is no type.
+            throw .unresolvableName(name: name, part: name, reason: "not a valid type mangling")
         }
         guard tree.containsFunction || tree.containsRawLabel else {
             return try checkedLayout(resolve(tree, in: text, index: TypeNameIndex.shared), of: tree, in: name)
@@ -234,7 +247,15 @@ extension TypeMetadata {
                 throw fail(TypeMetadata(instance).name + ".Protocol", "'.Protocol' applies to protocols only")
             }
             return MetadataReference.metatype(of: instance)
-        case .composition(let parts):
+        case .composition(var parts):
+            // The runtime prints the existential metatype of a composition without parentheses:
+            // `Swift.Decodable & Swift.Encodable.Type` is `any (Decodable & Encodable).Type`,
+            // since a metatype cannot be part of a composition.
+            if case .metatype(let last)? = parts.last, parts.count > 1 {
+                parts[parts.count - 1] = last
+                let composition = try resolve(.composition(parts), in: name, index: index)
+                return MetadataReference.existentialMetatype(of: composition)
+            }
             guard parts.count <= RuntimeMetadataLimits.maximumCompositionSize else {
                 throw .limitExceeded(.compositionSize, value: parts.count, context: shortened(name))
             }
@@ -265,6 +286,9 @@ extension TypeMetadata {
         case .nominal(let components):
             let key = TypeNameIndex.key(components.map(\.name))
             let arguments = components.flatMap(\.arguments)
+            if key.hasPrefix("Builtin.") {
+                return try resolveBuiltin(key, arguments: arguments, in: name, index: index)
+            }
             if arguments.isEmpty {
                 if key == "Any" { return MetadataReference(Any.self) }
                 if key == "AnyObject" || key == "Swift.AnyObject" { return MetadataReference(AnyObject.self) }
@@ -317,6 +341,39 @@ extension TypeMetadata {
                 throw fail(key, Self.reason(failure))
             }
         }
+    }
+
+    /// Resolves a builtin type: one the runtime exports metadata for, by its mangling, or a
+    /// fixed-size array (``BuiltinTypeNames``).
+    private static func resolveBuiltin(
+        _ key: String,
+        arguments: [TypeName],
+        in name: String,
+        index: TypeNameIndex
+    ) throws(RuntimeMetadataError) -> MetadataReference {
+        if key == BuiltinTypeNames.fixedArray {
+            guard arguments.count == 2, case .value(let count) = arguments[0] else {
+                throw .unresolvableName(
+                    name: name,
+                    part: key,
+                    reason: "expected a count and an element type: Builtin.FixedArray<N, T>"
+                )
+            }
+            // Any element, noncopyable ones included (`InlineArray<N, Element: ~Copyable>`).
+            let element = try resolve(arguments[1], in: name, index: index)
+            guard let metadata = MetadataReference.fixedArray(count: count, element: element) else {
+                throw .unresolvableName(name: name, part: key, reason: "the count must not be negative")
+            }
+            return metadata
+        }
+        guard arguments.isEmpty, let mangling = BuiltinTypeNames.manglings[key] else {
+            throw .unresolvableName(name: name, part: key, reason: "not a builtin type the runtime has metadata for")
+        }
+        // A mangling from the table: the runtime's lookup finds the metadata it exports.
+        guard let metadata = MetadataReference(mangledName: mangling) else {
+            throw .unresolvableName(name: name, part: key, reason: "the runtime has no metadata for this builtin type")
+        }
+        return metadata
     }
 
     /// A name cut to a length an error message can carry.

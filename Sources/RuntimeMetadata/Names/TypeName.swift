@@ -410,11 +410,20 @@ private struct Parser {
         return true
     }
 
-    /// Skips attributes (`@name` with an optional parenthesized argument) and the spaces after them.
+    /// Skips attributes (`@name` with an optional parenthesized argument, or a global actor's
+    /// qualified name, `@Swift.MainActor`) and the spaces after them.
     mutating func skipAttributes() throws(TypeName.ParseError) {
         while consume("@") {
             guard parseIdentifier() != nil else {
                 throw TypeName.ParseError(part: rest.isEmpty ? "end of name" : rest, reason: "expected an attribute")
+            }
+            while consume(".") {
+                guard parseIdentifier() != nil else {
+                    throw TypeName.ParseError(
+                        part: rest.isEmpty ? "end of name" : rest,
+                        reason: "expected an attribute"
+                    )
+                }
             }
             if consume("(") {
                 var open = 1

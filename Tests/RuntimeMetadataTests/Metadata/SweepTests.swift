@@ -88,4 +88,76 @@ struct SweepTests {
         #expect(unresolvedNames.isEmpty, "\(unresolvedNames.prefix(10))")
         #expect(modules.isSuperset(of: ["Swift", "Fixtures", "RuntimeMetadata"]))
     }
+
+    @Test("Every field and payload type the sweep meets resolves back by its mangled name and its name")
+    func fieldTypesRoundTrip() throws {
+        _ = Date()
+        var seen = Set<TypeMetadata>()
+        var types: [TypeMetadata] = []
+        for descriptor in TypeDescriptor.allLoaded() where !descriptor.isGeneric && descriptor.hasMetadata {
+            guard let metadata = descriptor.metadata else { continue }
+            var met: [TypeMetadata?] = []
+            switch metadata.kind {
+            case .struct, .class: met = (try? metadata.fields).map { $0.map(\.type) } ?? []
+            case .enum, .optional: met = (try? metadata.cases).map { $0.map(\.payloadType) } ?? []
+            default: break
+            }
+            for case let type? in met where seen.insert(type).inserted { types.append(type) }
+        }
+        // What this library documents it does not resolve: constrained existentials (`any
+        // Sequence<Int>`, whose names carry requirements or which the runtime cannot name), and
+        // names the runtime's own lookup refuses as well (`_typeByName`, the oracle: local
+        // contexts the runtime spells with an address, some async function types).
+        func isConstrainedExistential(_ type: TypeMetadata) -> Bool {
+            type.kind == .extendedExistential || type.name.contains(" == ") || type.mangledName == nil
+        }
+        var mangledFailures: [String] = []
+        var nameFailures: [String] = []
+        var documented: [String] = []
+        var byNameSkipped = 0
+        for type in types {
+            if let mangled = type.mangledName {
+                do {
+                    if try TypeMetadata(mangledName: mangled) != type {
+                        mangledFailures.append("\(mangled): another type")
+                    }
+                } catch {
+                    if isConstrainedExistential(type) || _typeByName(mangled) == nil {
+                        documented.append(mangled)
+                    } else {
+                        mangledFailures.append("\(mangled): \(error)")
+                    }
+                }
+            } else if !isConstrainedExistential(type) {
+                mangledFailures.append("\(type.name): no mangled name")
+            }
+            // Function types, and tuples with raw-identifier labels, resolve by mangled name
+            // only (documented on init(named:)).
+            if type.name.contains("->") || type.name.contains("`") {
+                byNameSkipped += 1
+                continue
+            }
+            do {
+                if try TypeMetadata(named: type.name) != type { nameFailures.append("\(type.name): another type") }
+            } catch {
+                if isConstrainedExistential(type) {
+                    documented.append(type.name)
+                } else {
+                    nameFailures.append("\(type.name): \(error)")
+                }
+            }
+        }
+        let builtins = types.filter { $0.name.hasPrefix("Builtin.") }.map(\.name)
+        print(
+            "Field types: \(types.count) distinct, \(builtins.count) builtin, \(byNameSkipped) by mangled name only; "
+                + "\(mangledFailures.count) mangled and \(nameFailures.count) name failures, \(documented.count) documented limits"
+        )
+        #expect(types.count > 1_000)
+        #expect(
+            Set(builtins).isSuperset(of: ["Builtin.Int64", "Builtin.RawPointer", "Builtin.FPIEEE64", "Builtin.Int1"])
+        )
+        #expect(mangledFailures.isEmpty, "\(mangledFailures.prefix(20))")
+        #expect(nameFailures.isEmpty, "\(nameFailures.prefix(20))")
+        #expect(documented.count < types.count / 50, "\(documented)")
+    }
 }

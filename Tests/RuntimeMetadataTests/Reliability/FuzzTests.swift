@@ -86,6 +86,7 @@ let nameCorpus: [String] =
         "Swift.Optional<Swift.Int>", "[Swift.Int: Swift.String]", "Swift.Int?", "Swift.Equatable & Swift.Hashable",
         "Swift.Int.Type", "Fixtures.FixtureProtocol.Protocol", "Swift.InlineArray<3, Swift.Int>",
         "Fixtures.PackStruct<Pack{Swift.Int, Swift.String}>", "(Swift.Int) -> Swift.String",
+        "Builtin.Int64", "Builtin.FixedArray<4, Swift.Int>", "(Builtin.RawPointer, Builtin.Vec2xFPIEEE64)",
     ]
 
 /// Pieces of names to mutate with.
@@ -93,14 +94,15 @@ let nameTokens: [String] = [
     "<", ">", "(", ")", ",", ".", ":", "&", "?", "!", "[", "]", "{", "}", " ", "`", "$", "->", "async ", "throws ",
     "inout ", "Swift.Int", "Swift.Optional<", "Swift.Array<", "Pack{", ".Type", ".Protocol", "any ", "@Sendable ",
     "-1", "0", "9223372036854775807", "(unknown context at $0)", "(extension in Swift):", "é", "\u{0}", "Fixtures.",
-    "Swift.InlineArray<", "Fixtures.NoncopyableStruct", "Swift.AnyObject", "Any", "`a b`",
+    "Swift.InlineArray<", "Fixtures.NoncopyableStruct", "Swift.AnyObject", "Any", "`a b`", "Builtin.FixedArray<",
+    "Builtin.Int64", "Builtin.Vec4xInt32", "Builtin.",
 ]
 
 /// Pieces of mangled names to mutate with.
 let mangledTokens: [String] = [
     "$", "$2", "$2_", "$s", "_", "y", "G", "t", "c", "Sg", "Sa", "SD", "Si", "SS", "Sq", "x", "q_", "qd__", "Qz",
     "A", "AA", "Xp", "m", "p", "Bi64_", "0", "9", "99999", "Yb", "YaK", "z", "XSq", "SH_p", "_p", "Xl", "Xc",
-    "8Fixtures", "5PointV", "C", "V", "O", "P", "a", "XZ", "13$0",
+    "8Fixtures", "5PointV", "C", "V", "O", "P", "a", "XZ", "13$0", "BV", "Bp", "Bf64_", "Bv4_", "$3_", "$_",
 ]
 
 /// Returns its argument as `Any` from generic code: a container of a container for `T == Any`.

@@ -12,8 +12,8 @@ import Testing
 
 /// Strings that crash the runtime's own lookup, or that the demangler turns into non-types.
 let hostileMangledNames: [String] = [
-    "$", "$2", "$D", "$SS_Sitc", "$sS", "$s$", "Si$2_", "$2_", "S", "SS_", "x", "q_", "Qz", "xq_", "Bi64_",
-    "Bp", "ABC", "AA", "A", "_", "y", "G", "t", "c", "p", "Xp", "m", "SiSiG", "yG", "Sa", "SaySiSiG",
+    "$", "$2", "$D", "$SS_Sitc", "$sS", "$s$", "Si$2_", "$2_", "S", "SS_", "x", "q_", "Qz", "xq_", "Bi24_",
+    "BV", "SiBV", "ABC", "AA", "A", "_", "y", "G", "t", "c", "p", "Xp", "m", "SiSiG", "yG", "Sa", "SaySiSiG",
     "SiSi", "SiSc", "Si_Sc", "$SS_Si$tc", "SayxG", "Say$G", "SD$1_$2_G", "s11InlineArrayVy$2_G",
     "s11InlineArrayVySiSiG", "ytSg$c", "SS_SSSgSqtm", "Qy_", "Qz7Element", "14ANonExistentV",
 ]
@@ -87,5 +87,113 @@ struct MangledNameTests {
             #expect(mismatches.isEmpty, "\(mismatches.prefix(20))")
             #expect(checked > 2_000)
         }
+    }
+}
+
+/// The storage of an `InlineArray` of four integers: a `Builtin.FixedArray<4, Swift.Int>`.
+private func fixedArrayStorage<let count: Int, Element>(of _: InlineArray<count, Element>.Type) -> TypeMetadata? {
+    try? TypeMetadata(InlineArray<count, Element>.self).fields.first?.type
+}
+
+@Suite("Builtin types by name and mangled name")
+struct BuiltinTypeNameTests {
+    @Test("The standard library's builtin storage resolves by its mangled name and by its name")
+    func storage() throws {
+        // Oracles: the fields the compiler gave the standard library's types, and the runtime's
+        // own `_typeByName`.
+        let stored: [(owner: Any.Type, mangled: String, name: String)] = [
+            (Int.self, "Bi64_", "Builtin.Int64"), (Int8.self, "Bi8_", "Builtin.Int8"),
+            (Int128.self, "Bi128_", "Builtin.Int128"), (Bool.self, "Bi1_", "Builtin.Int1"),
+            (Double.self, "Bf64_", "Builtin.FPIEEE64"), (Float.self, "Bf32_", "Builtin.FPIEEE32"),
+            (UnsafeRawPointer.self, "Bp", "Builtin.RawPointer"),
+        ]
+        for (owner, mangled, name) in stored {
+            let field = try #require(try TypeMetadata(owner).fields.first?.type, "\(owner)")
+            #expect(field.mangledName == mangled)
+            #expect(field.name == name)
+            #expect(try TypeMetadata(mangledName: mangled) == field)
+            #expect(try TypeMetadata(mangledName: "$s" + mangled) == field)
+            #expect(try TypeMetadata(named: name) == field)
+            #expect(_typeByName(mangled).map(TypeMetadata.init) == field)
+        }
+        // Every builtin of the table: the runtime's lookup agrees, and its name is the table's.
+        for (name, mangled) in BuiltinTypeNames.manglings {
+            let oracle = try #require(_typeByName(mangled), "\(name)")
+            #expect(try TypeMetadata(named: name) == TypeMetadata(oracle))
+            #expect(try TypeMetadata(mangledName: mangled) == TypeMetadata(oracle))
+            #expect(TypeMetadata(oracle).name == name)
+            #expect(TypeMetadata(oracle).mangledName == mangled)
+        }
+        // In structures: a tuple of builtins, a builtin as a generic argument.
+        let tuple = try TypeMetadata(named: "(Builtin.RawPointer, Builtin.Vec2xFPIEEE64)")
+        #expect(tuple.tupleElements.map(\.type.name) == ["Builtin.RawPointer", "Builtin.Vec2xFPIEEE64"])
+        #expect(try TypeMetadata(mangledName: try #require(tuple.mangledName)) == tuple)
+        let array = try TypeMetadata(named: "Swift.Array<Builtin.Int64>")
+        guard case .type(let element)? = array.genericArguments.first else {
+            Issue.record("\(array.genericArguments)")
+            return
+        }
+        #expect(element == (try TypeMetadata(named: "Builtin.Int64")))
+    }
+
+    @Test("A fixed-size array is named and mangled as the compiler spells it, and resolves back")
+    func fixedArrays() throws {
+        let four = try #require(fixedArrayStorage(of: InlineArray<4, Int>.self))
+        #expect(four.kind == .fixedArray)
+        #expect(four.name == "Builtin.FixedArray<4, Swift.Int>")
+        // The compiler's mangling of the same count in InlineArray's own name: `$3_`.
+        #expect(try #require(_mangledTypeName(InlineArray<4, Int>.self)).contains("$3_Si"))
+        #expect(four.mangledName == "$3_SiBV")
+        #expect(try TypeMetadata(mangledName: "$3_SiBV") == four)
+        #expect(try TypeMetadata(named: four.name) == four)
+        #expect(_typeByName("$3_SiBV").map(TypeMetadata.init) == four)
+        for storage in [
+            fixedArrayStorage(of: InlineArray<0, Int>.self), fixedArrayStorage(of: InlineArray<1, String>.self),
+            fixedArrayStorage(of: InlineArray<100, (Int8, Double)>.self),
+            fixedArrayStorage(of: InlineArray<2, InlineArray<3, Int16>>.self),
+        ] {
+            let storage = try #require(storage)
+            let mangled = try #require(storage.mangledName, "\(storage.name)")
+            #expect(try TypeMetadata(mangledName: mangled) == storage, "\(mangled)")
+            #expect(try TypeMetadata(named: storage.name) == storage, "\(storage.name)")
+            #expect(_typeByName(mangled).map(TypeMetadata.init) == storage, "\(mangled)")
+        }
+    }
+
+    @Test("Wrong builtins throw: unknown names, arguments where none belong, negative and huge counts")
+    func wrongBuiltins() async {
+        await #expect(processExitsWith: .success) {
+            for name in [
+                "Builtin.Int24", "Builtin.Nope", "Builtin.Int64<Swift.Int>", "Builtin.FixedArray",
+                "Builtin.FixedArray<Swift.Int>", "Builtin.FixedArray<Swift.Int, 4>",
+                "Builtin.FixedArray<-1, Swift.Int>",
+                "Builtin.FixedArray<9223372036854775807, Swift.Int>",
+                "Builtin.FixedArray<4611686018427387904, Swift.Int8>",
+                "Builtin.FixedArray<4, Builtin.Nope>", "Builtin.", "Builtin",
+            ] {
+                #expect(throws: RuntimeMetadataError.self, "\(name)") { try TypeMetadata(named: name) }
+            }
+            for mangled in ["Bi24_", "BV", "SiBV", "$n1_SiBV", "Bv4_", "B"] {
+                #expect(throws: RuntimeMetadataError.self, "\(mangled)") { try TypeMetadata(mangledName: mangled) }
+            }
+        }
+    }
+}
+
+@Suite("Names the runtime prints without parentheses")
+struct AmbiguousRuntimeNameTests {
+    @Test("A composition's existential metatype and a global actor's function type resolve back")
+    func ambiguousNames() throws {
+        // `String(reflecting:)` prints `Swift.Decodable & Swift.Encodable.Type` for the
+        // existential metatype of the composition.
+        let composition = TypeMetadata((any Decodable & Encodable).Type.self)
+        #expect(composition.name == String(reflecting: (any Decodable & Encodable).Type.self))
+        #expect(try TypeMetadata(named: composition.name) == composition)
+        #expect(try TypeMetadata(mangledName: try #require(composition.mangledName)) == composition)
+        // `@Swift.MainActor @Sendable () -> ()`: a global actor's qualified name as an attribute.
+        let isolated = TypeMetadata((@MainActor @Sendable () -> Void).self)
+        #expect(isolated.name == "@Swift.MainActor @Sendable () -> ()")
+        #expect(try TypeMetadata(mangledName: try #require(isolated.mangledName)) == isolated)
+        #expect(_typeByName(try #require(isolated.mangledName)).map(TypeMetadata.init) == isolated)
     }
 }

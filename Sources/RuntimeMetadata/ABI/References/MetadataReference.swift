@@ -86,6 +86,15 @@ struct MetadataReference: Hashable, Sendable {
             .map(MetadataReference.init)
     }
 
+    /// The metadata of `Builtin.FixedArray<count, element>`.
+    /// - Parameters:
+    ///   - count: The number of elements.
+    ///   - element: The element type.
+    /// - Returns: The metadata, or `nil` for a negative count.
+    static func fixedArray(count: Int, element: MetadataReference) -> MetadataReference? {
+        unsafe RuntimeEntryPoints.fixedArray(count: count, element: element.address).map(MetadataReference.init)
+    }
+
     /// The metadata of `T.Type`.
     /// - Parameter instance: `T`.
     /// - Returns: The metatype's metadata.
