@@ -73,10 +73,18 @@ struct TextBuffer {
             // The spaces of the prefix with this indentation, without its bullet.
             let prefix = prefixes[count * 3].utf8
             bytes.append(contentsOf: prefix.prefix(count))
-        } else {
-            write(String(repeating: " ", count: count))
+            return
         }
+        // Deeper: copied from a run of spaces kept for the dump, grown by doubling, so that a
+        // line costs its length however deep it is.
+        if spaces.count < count {
+            spaces = [UInt8](repeating: UInt8(ascii: " "), count: max(count, spaces.count * 2))
+        }
+        bytes.append(contentsOf: spaces[..<count])
     }
+
+    /// Spaces for indentation past the shared prefixes.
+    private var spaces: [UInt8] = []
 
     /// Line starts, shared by all dumps: for each indentation below 64, its spaces followed by
     /// each bullet, at `indent * 3 + bullet.rawValue`.
@@ -118,10 +126,11 @@ struct TextBuffer {
         write(text.debugDescription)
     }
 
-    /// Whether a byte is written as it is between quotes: printable ASCII other than a quote
-    /// or a backslash.
+    /// Whether a byte is written as it is between quotes: printable ASCII other than a quote,
+    /// an apostrophe or a backslash, the three that `debugDescription` escapes.
     private static func isPlain(_ byte: UInt8) -> Bool {
-        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
+            && byte != UInt8(ascii: "\\")
     }
 
     /// Removes the text written after a point.

@@ -41,6 +41,10 @@ extension TypeMetadata {
         return containsStructuralFunction(in: pattern, depth: 0)
     }
 
+    /// Whether a function is reachable through the type's own structure: the type itself, a
+    /// tuple's elements, an optional's payload.
+    var containsStructuralFunction: Bool { containsStructuralFunction(in: nil, depth: 0) }
+
     /// Whether a function is reachable through the type's structure (the type itself, a
     /// tuple's elements, an optional's payload) where the declaration's pattern has structure
     /// too, not a type parameter.

@@ -329,7 +329,9 @@ public struct ValueNode {
                 try OpaqueValueAccess.forEachPart(of: value, isObject: style == .class, parts: box.value.layouts) {
                     index,
                     part in
-                    try body(ValueChild(part: index, of: plan, value: consume part))
+                    // A tuple holding a withheld function stands in with the function withheld.
+                    let value = part ?? withheldTuple(at: index)
+                    try body(ValueChild(part: index, of: plan, value: consume value))
                 }
             }
         case .enum, .optional:
@@ -602,13 +604,39 @@ public struct ValueNode {
     /// The payload of an enum or optional value of a case with a payload, or `nil` for a
     /// withheld function.
     private func payload(of enumCase: EnumCase, type payloadType: TypeMetadata) -> Any? {
-        guard !enumCase.storesSubstitutedFunction else { return nil }
+        guard !enumCase.storesSubstitutedFunction else {
+            // A payload tuple holding a function: its elements, the function withheld.
+            return WithheldTuple.value(of: payloadType, at: 0) { parts in
+                OpaqueValueAccess.enumPayloadParts(
+                    inAny: value,
+                    metadata: type.reference,
+                    payloadType: payloadType.reference,
+                    isIndirect: enumCase.isIndirect,
+                    parts: parts
+                )
+            }
+        }
         return OpaqueValueAccess.enumPayload(
             inAny: value,
             metadata: type.reference,
             payloadType: payloadType.reference,
             isIndirect: enumCase.isIndirect
         )
+    }
+
+    /// The stand-in for a stored property or tuple element of tuple type that holds a withheld
+    /// function (``WithheldFunction``); `nil` for any other part.
+    private func withheldTuple(at index: Int) -> Any? {
+        let layout: OpaqueValueAccess.PartLayout? = plan.withObject { box in
+            index < box.value.layouts.count ? box.value.layouts[index] : nil
+        }
+        guard let layout, layout.isWithheldFunction, layout.type.rawKind == MetadataKind.tuple.rawValue else {
+            return nil
+        }
+        let isObject = style == .class
+        return WithheldTuple.value(of: TypeMetadata(layout.type), at: layout.offset) { parts in
+            parts.map { OpaqueValueAccess.part($0, of: value, isObject: isObject) }
+        }
     }
 
     /// The value of the child at a position, as ``child(at:)`` reads it, without its label
@@ -621,10 +649,11 @@ public struct ValueNode {
         case .leaf:
             return nil
         case .struct, .class, .tuple:
-            return plan.withObject { box in
+            let part: Any? = plan.withObject { box in
                 guard index < box.value.layouts.count else { return nil }
                 return OpaqueValueAccess.part(box.value.layouts[index], of: value, isObject: style == .class)
             }
+            return part ?? withheldTuple(at: index)
         case .enum, .optional:
             guard index == 0 else { return nil }
             return withPayloadCase { payload(of: $0, type: $1) }
@@ -658,7 +687,12 @@ public struct ValueChild {
     /// `some`; `nil` for collection elements.
     public let label: String?
 
-    /// The part's value, looked through any existential container; `nil` only for a function
+    /// The part's value, looked through any existential container. A tuple holding such a
+    /// function (`(title: String, action: () -> Void)`, as a property or a payload) is handed
+    /// out with each function a ``WithheldFunction``: `(title: String, action:
+    /// WithheldFunction)`; ``declaredType`` keeps the real tuple type.
+    ///
+    /// `nil` only for a function
     /// stored at its declaration's abstraction (or an optional holding one), which cannot be
     /// handed out as a value (the DocC article "Reading type metadata"), and for a stored
     /// property of noncopyable type, which ``declaredType`` names and no copy can be made of.

@@ -247,10 +247,14 @@ struct SecondRoundTests {
         let box = PairBox<F>(({ $0 + 7 }, { $0 + 8 }))
         let boxed = try TypeMetadata(PairBox<F>.self).field(named: "pair").value(in: box, as: (F, F).self)
         #expect(boxed.0(0) == 7 && boxed.1(0) == 8)
-        // The walker hands the parts out, as Mirror does.
+        // The walker hands the parts out, as Mirror does; the tuple holding a structural
+        // function stands in with its functions withheld (each of them, the generic
+        // parameter's too).
         let children = ValueWalker().node(for: two).children
-        try #require(children.map { $0.value != nil } == [true, true, false])
+        try #require(children.map { $0.value != nil } == [true, true, true])
         #expect((children[0].value as? (F, F)).map { $0.0(1) } == 2)
+        #expect(children[2].value is (WithheldFunction, WithheldFunction))
+        #expect(children[2].declaredType == TypeMetadata((F, F).self))
     }
 
     @Test("Payloads of generic parameters in tuples and optionals read and make; structural ones are refused")

@@ -280,6 +280,65 @@ struct ValueDumpTests {
         #expect(ours == mirror)
     }
 
+    @Test("strings with apostrophes, quotes and backslashes are escaped on every path, as debugDescription does")
+    func escapes() {
+        struct Quoted {
+            var text = "it's"
+            var all = "'\"\\ ' \t é"
+            var list = ["don't", "plain", "\\"]
+            var maybe: String? = "o'clock"
+            var key = AnyHashable("rock 'n' roll")
+            var keyed = ["it's": "y'all"]
+            var pair = ("'", 1)
+            var character: Character = "'"
+            var substring = "ab'cd".dropFirst()
+        }
+        enum Said { case quote(String), pair(who: String, what: String?) }
+        expectSameDump(Quoted())
+        expectSameDump("it's")
+        expectSameDump("it's" as Any)
+        expectSameDump(Optional("it's"))
+        expectSameDump(["'": ["''"]])
+        expectSameDump(Said.quote("'"))
+        expectSameDump(Said.pair(who: "O'Brien", what: "can't"))
+        expectSameDump([AnyHashable("'"), AnyHashable(1)])
+    }
+
+    @Test("tuples holding closures are written element by element, each closure as (Function)")
+    func tuplesWithClosures() throws {
+        enum Alert {
+            case confirm(title: String, action: () -> Void)
+            case none
+            indirect case nested(((String, () -> Int), Int))
+            case maybe(Int, (() -> Void)?)
+        }
+        final class Holder {
+            var pair: (label: String, run: (Int) -> Int) = ("b", { $0 })
+        }
+        struct Screen {
+            var pair: (String, () -> Int) = ("x", { 1 })
+            var alert = Alert.confirm(title: "Delete?", action: {})
+            var nested = Alert.nested((("n", { 2 }), 3))
+            var holder = Holder()
+            var none: (Int, (() -> Void)?) = (1, nil)
+            var some: (Int, (() -> Void)?) = (1, {})
+            var deep: (Int, ((String, (Int) -> Int), [Int])) = (1, (("d", { $0 }), [2]))
+        }
+        expectSameDump(Screen())
+        expectSameDump(Alert.confirm(title: "it's", action: {}))
+        expectSameDump(Alert.maybe(1, nil))
+        expectSameDump(Alert.maybe(1, {}))
+        expectSameDump([Alert.confirm(title: "a", action: {}), .none])
+        // The walker hands out the tuple with each closure withheld.
+        let node = ValueWalker().node(for: Screen())
+        let pair = try #require(node.child(at: 0)?.value as? (String, WithheldFunction))
+        #expect(pair.0 == "x")
+        let alert = ValueWalker().node(for: Alert.confirm(title: "t", action: {}))
+        let payload = try #require(alert.child(at: 0)?.value as? (title: String, action: WithheldFunction))
+        #expect(payload.title == "t")
+        #expect(alert.child(at: 0)?.declaredType == TypeMetadata((title: String, action: () -> Void).self))
+    }
+
     @Test("deep lists: the dump matches at depth 1,000; the walk keeps its own stack at 200,000")
     func deep() {
         var head: Node? = nil

@@ -170,6 +170,46 @@ extension OpaqueValueAccess {
 }
 
 extension OpaqueValueAccess {
+    /// Copies parts out of the payload of an enum value held in an `Any`: the elements of a
+    /// payload tuple that is never handed out whole (it holds a function at its declaration's
+    /// abstraction), each from its offset in the payload.
+    /// - Parameters:
+    ///   - value: The enum value, in an `Any`.
+    ///   - metadata: Its type.
+    ///   - payloadType: The payload's type.
+    ///   - isIndirect: Whether the case is `indirect`.
+    ///   - parts: The parts' layouts, offsets from the payload's start.
+    /// - Returns: Each part's value, `nil` for a withheld one; `nil` when the type has no enum
+    ///   witnesses.
+    static func enumPayloadParts(
+        inAny value: borrowing Any,
+        metadata: MetadataReference,
+        payloadType: MetadataReference,
+        isIndirect: Bool,
+        parts: [PartLayout]
+    ) -> [Any?]? {
+        unsafe withUnsafePointer(to: value) { container in
+            let (address, _) = unsafe ExistentialContainerLayout.project(
+                UnsafeRawPointer(container),
+                type: MetadataReference(Any.self)
+            )
+            func copyOut<T>(_: T.Type) -> [Any?]? {
+                let typed = unsafe address.assumingMemoryBound(to: T.self).pointee
+                return unsafe withProjectedPayload(
+                    of: typed,
+                    metadata: metadata,
+                    payloadType: payloadType,
+                    isIndirect: isIndirect
+                ) { payload in
+                    parts.map { unsafe copyPart($0, at: payload) }
+                }
+            }
+            return _openExistential(metadata.metatype, do: copyOut)
+        }
+    }
+}
+
+extension OpaqueValueAccess {
     /// Calls `body` with a copy of each element of a collection that stores its elements
     /// contiguously (an array), each copied from its address by its type's own witnesses
     /// rather than through the collection's iterator.

@@ -717,21 +717,42 @@ enum OpaqueValueAccess {
     static func payload<T>(of value: T, metadata: MetadataReference, payloadType: MetadataReference, isIndirect: Bool)
         -> Any?
     {
+        unsafe withProjectedPayload(of: value, metadata: metadata, payloadType: payloadType, isIndirect: isIndirect) {
+            unsafe copyAny(at: $0, type: payloadType.metatype)
+        }
+    }
+
+    /// Calls `body` with the address of the payload of a copy of an enum value, leaving the
+    /// value intact.
+    /// - Parameters:
+    ///   - value: The enum value.
+    ///   - metadata: The enum's metadata.
+    ///   - payloadType: The payload's type.
+    ///   - isIndirect: Whether the case is `indirect` (the payload is boxed).
+    ///   - body: Receives the payload's address, valid during the call.
+    /// - Returns: What `body` returns, or `nil` when the type has no enum witnesses.
+    static func withProjectedPayload<T, Result>(
+        of value: T,
+        metadata: MetadataReference,
+        payloadType: MetadataReference,
+        isIndirect: Bool,
+        _ body: (UnsafeRawPointer) -> Result
+    ) -> Result? {
         guard let witnesses = unsafe enumWitnesses(metadata) else { return nil }
         let tagWitness = unsafe witnesses.witness(.getEnumTag)
         let project = unsafe witnesses.witness(.destructiveProjectEnumData)
         let inject = unsafe witnesses.witness(.destructiveInjectEnumTag)
         var copy = value
-        return unsafe withUnsafeMutablePointer(to: &copy) { pointer -> Any in
+        return unsafe withUnsafeMutablePointer(to: &copy) { pointer -> Result in
             let raw = UnsafeMutableRawPointer(pointer)
             let tag = unsafe RuntimeEntryPoints.callGetEnumTag(tagWitness, value: raw, metadata: metadata.address)
             unsafe RuntimeEntryPoints.callProjectEnumData(project, value: raw, metadata: metadata.address)
-            let result: Any
+            let result: Result
             if isIndirect {
                 let box = unsafe UnsafeRawPointer(raw).pointer(at: 0)!
-                unsafe result = copyAny(at: box + boxValueOffset(payloadType), type: payloadType.metatype)
+                unsafe result = body(box + boxValueOffset(payloadType))
             } else {
-                unsafe result = copyAny(at: raw, type: payloadType.metatype)
+                unsafe result = body(UnsafeRawPointer(raw))
             }
             // Projection then injection of the same tag restores the original value.
             unsafe RuntimeEntryPoints.callInjectEnumTag(inject, value: raw, tag: tag, metadata: metadata.address)
