@@ -136,6 +136,10 @@ struct ReadmeExampleTests {
         #expect(try TypeMetadata(type(of: pair)).tupleElements[0].value(in: pair, as: Int.self) == 3)
         #expect(TypeMetadata(((inout Int) async throws -> String).self).function?.isAsync == true)
         #expect(TypeMetadata(ReadmeNode<Int>.self).classLayout?.genericArgumentOffset == 7)
+        let descriptor = try #require(TypeMetadata(ReadmeNode<Int>.self).descriptor)
+        #expect((descriptor.immediateMemberCount ?? 0) > 2)
+        #expect(descriptor.genericContext?.typeContextByteSize == 20)
+        #expect(descriptor.fieldDescriptor?.recordCount == 1)
     }
 
     @Test("Types by name")
@@ -144,6 +148,10 @@ struct ReadmeExampleTests {
         let same = try TypeMetadata(mangledName: "SDySSSaySiGG")
         #expect(dictionary == same)
         #expect(dictionary == TypeMetadata([String: [Int]].self))
+        let storage = try #require(try TypeMetadata(Int.self).fields[0].type)
+        #expect(storage.name == "Builtin.Int64" && storage.mangledName == "Bi64_")
+        #expect(try TypeMetadata(mangledName: try #require(storage.mangledName)) == storage)
+        #expect(try TypeMetadata(named: "Builtin.FixedArray<4, Swift.Int>").size == 32)
     }
 
     @Test("Untrusted input")

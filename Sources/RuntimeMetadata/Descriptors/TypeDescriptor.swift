@@ -110,7 +110,31 @@ public struct TypeDescriptor: Hashable, Sendable, CustomStringConvertible {
                 keyArgumentCount: header.keyArguments,
                 hasTypePacks: header.flags & 0x1 != 0,
                 hasConditionalInvertedProtocols: header.flags & 0x2 != 0,
-                hasValues: header.flags & 0x4 != 0
+                hasValues: header.flags & 0x4 != 0,
+                byteSize: header.byteSize,
+                typeContextByteSize: header.typeByteSize
+            )
+        }
+    }
+
+    /// The number of words a class adds to its metadata after its superclass's: its generic
+    /// arguments, field offsets and vtable entries (`NumImmediateMembers`,
+    /// include/swift/ABI/Metadata.h). A class's metadata is that many words larger than its
+    /// superclass's (``ClassLayout/size``). `nil` for other kinds.
+    public var immediateMemberCount: Int? { reference.classImmediateMemberCount }
+
+    /// The header of the type's field descriptor, the record of its stored properties or cases
+    /// that reflection reads (`FieldDescriptor`, include/swift/RemoteInspection/Records.h);
+    /// `nil` when the module was built without reflection metadata.
+    public var fieldDescriptor: FieldDescriptorFacts? {
+        reference.fieldDescriptorFacts.map { facts in
+            FieldDescriptorFacts(
+                kind: FieldDescriptorFacts.Kind(rawValue: facts.kind),
+                hasMangledTypeName: facts.hasMangledTypeName,
+                hasSuperclass: facts.hasSuperclass,
+                recordSize: facts.recordSize,
+                recordCount: facts.recordCount,
+                byteSize: facts.byteSize
             )
         }
     }
@@ -399,6 +423,70 @@ public struct GenericContextSizes: Hashable, Sendable {
     public let hasConditionalInvertedProtocols: Bool
     /// Whether some parameter is a value (`let N: Int`).
     public let hasValues: Bool
+    /// The generic context's size in bytes: its header (`GenericContextDescriptorHeader`), one
+    /// byte per parameter padded to four, twelve per requirement, and the pack shapes,
+    /// conditional inverted protocols and value descriptors that follow.
+    public let byteSize: Int
+    /// The size in bytes of a type's generic context: ``byteSize`` and the type header before
+    /// it (`TargetTypeGenericContextDescriptorHeader`: the instantiation cache and the default
+    /// instantiation pattern, two relative pointers).
+    public let typeContextByteSize: Int
+}
+
+/// The header of a type's field descriptor (`FieldDescriptor`,
+/// include/swift/RemoteInspection/Records.h): sixteen bytes followed by one record per stored
+/// property or case.
+public struct FieldDescriptorFacts: Hashable, Sendable {
+    /// `FieldDescriptorKind`.
+    public enum Kind: Hashable, Sendable {
+        /// A struct's stored properties.
+        case `struct`
+        /// A class's stored properties.
+        case `class`
+        /// An enum's cases, at most one with a payload.
+        case `enum`
+        /// An enum's cases, several with payloads.
+        case multiPayloadEnum
+        /// A protocol's (no records).
+        case `protocol`
+        /// A class-bound protocol's.
+        case classProtocol
+        /// An Objective-C protocol's.
+        case objCProtocol
+        /// An Objective-C class's.
+        case objCClass
+        /// A kind this library does not know, as stored.
+        case unknown(UInt16)
+
+        init(rawValue: UInt16) {
+            switch rawValue {
+            case 0: self = .struct
+            case 1: self = .class
+            case 2: self = .enum
+            case 3: self = .multiPayloadEnum
+            case 4: self = .protocol
+            case 5: self = .classProtocol
+            case 6: self = .objCProtocol
+            case 7: self = .objCClass
+            default: self = .unknown(rawValue)
+            }
+        }
+    }
+
+    /// The descriptor's kind.
+    public let kind: Kind
+    /// Whether the descriptor names its type (`MangledTypeName`); the compiler names every
+    /// nominal type's.
+    public let hasMangledTypeName: Bool
+    /// Whether it names a superclass (`Superclass`): a class with one.
+    public let hasSuperclass: Bool
+    /// The size of each record in bytes (`FieldRecordSize`): twelve, a `FieldRecord`'s flags,
+    /// mangled type name and field name.
+    public let recordSize: Int
+    /// The number of records (`NumFields`): stored properties, or cases.
+    public let recordCount: Int
+    /// The descriptor's size in bytes: its header and its records.
+    public let byteSize: Int
 }
 
 /// The flags of a generic type's default metadata instantiation pattern

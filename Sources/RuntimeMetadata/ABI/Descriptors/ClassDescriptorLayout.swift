@@ -54,7 +54,9 @@ struct ClassDescriptorLayout: Sendable {
     /// `NumFields`: this class's stored properties only.
     var fieldCount: Int { unsafe Int(address.read(at: MemoryLayout<Fields>.offset(of: \.numFields)!, as: UInt32.self)) }
 
-    private var numImmediateMembers: Int {
+    /// `NumImmediateMembers`: the words this class adds to its metadata (generic arguments,
+    /// field offsets, vtable entries), after its superclass's.
+    var numImmediateMembers: Int {
         unsafe Int(address.read(at: MemoryLayout<Fields>.offset(of: \.numImmediateMembers)!, as: UInt32.self))
     }
 

@@ -48,7 +48,16 @@ struct FieldDescriptorLayout: Sendable {
     }
 
     /// `Kind`, or `nil` when unknown.
-    var kind: Kind? { unsafe Kind(rawValue: address.read(at: MemoryLayout<Fields>.offset(of: \.kind)!)) }
+    var kind: Kind? { unsafe Kind(rawValue: rawKind) }
+
+    /// `Kind` as stored.
+    var rawKind: UInt16 { unsafe address.read(at: MemoryLayout<Fields>.offset(of: \.kind)!) }
+
+    /// `Superclass`: the mangled name of a class's superclass, `nil` for other kinds and root
+    /// classes.
+    var superclass: UnsafeRawPointer? {
+        unsafe address.relativeDirectPointer(at: MemoryLayout<Fields>.offset(of: \.superclass)!)
+    }
 
     /// `FieldRecordSize`.
     var recordSize: Int {

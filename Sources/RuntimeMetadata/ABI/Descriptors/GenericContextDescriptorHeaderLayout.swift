@@ -165,6 +165,18 @@ struct GenericContextDescriptorHeaderLayout: Sendable {
         return (0..<count).map { unsafe header.read(at: 4 + $0 * 4) }
     }
 
+    /// The generic context's size in bytes: the base header and every trailing object of
+    /// `TargetGenericContext` (parameters, requirements, pack shapes, conditional inverted
+    /// protocols, values).
+    var byteSize: Int { unsafe end - address }
+
+    /// The size in bytes from the type header (`TargetTypeGenericContextDescriptorHeader`) to
+    /// the end of the generic context; `nil` for a context that is not a type's.
+    var typeByteSize: Int? {
+        guard let typeHeader = unsafe typeHeader else { return nil }
+        return unsafe end - typeHeader
+    }
+
     /// The address just past the generic context, where the descriptor's next trailing object starts.
     var end: UnsafeRawPointer {
         let header = unsafe afterConditionalInvertible

@@ -140,10 +140,35 @@ struct DescriptorReference: Hashable, Sendable {
         }
     }
 
-    /// The sizes and flags of a generic context's header (`GenericContextDescriptorHeader`).
-    var genericContextHeader: (parameters: Int, requirements: Int, keyArguments: Int, flags: UInt16)? {
+    /// The sizes and flags of a generic context's header (`GenericContextDescriptorHeader`), and
+    /// its byte sizes without and with the type header.
+    var genericContextHeader:
+        (parameters: Int, requirements: Int, keyArguments: Int, flags: UInt16, byteSize: Int, typeByteSize: Int)?
+    {
         guard let context = unsafe genericContext else { return nil }
-        return unsafe (context.parameterCount, context.requirementCount, context.keyArgumentCount, context.flags)
+        return unsafe (
+            context.parameterCount, context.requirementCount, context.keyArgumentCount, context.flags,
+            context.byteSize, context.typeByteSize ?? context.byteSize
+        )
+    }
+
+    /// A class descriptor's `NumImmediateMembers`; `nil` for other kinds.
+    var classImmediateMemberCount: Int? {
+        guard unsafe context.flags.kind == .class else { return nil }
+        return unsafe ClassDescriptorLayout(address).numImmediateMembers
+    }
+
+    /// The facts of the type's field descriptor's header (include/swift/RemoteInspection/Records.h):
+    /// its kind, whether it names its type and a superclass, its record size and count, and its
+    /// size in bytes; `nil` without a field descriptor.
+    var fieldDescriptorFacts:
+        (kind: UInt16, hasMangledTypeName: Bool, hasSuperclass: Bool, recordSize: Int, recordCount: Int, byteSize: Int)?
+    {
+        guard isType, let descriptor = unsafe TypeContextDescriptorLayout(address).fieldDescriptor else { return nil }
+        return unsafe (
+            descriptor.rawKind, descriptor.mangledTypeName != nil, descriptor.superclass != nil,
+            descriptor.recordSize, descriptor.count, descriptor.totalSize
+        )
     }
 
     /// An anonymous context's mangled name, printable; `nil` for other kinds or when the
