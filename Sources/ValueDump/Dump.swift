@@ -45,9 +45,67 @@ public func dump<T, TargetStream: TextOutputStream>(
     maxDepth: Int = .max,
     maxItems: Int = .max
 ) -> T {
-    var dumper = Dumper(maxItems: maxItems)
+    dump(value, to: &target, name: name, indent: indent, maxDepth: maxDepth, maxItems: maxItems, options: [])
+}
+
+/// Dumps a value's contents to a stream, as ``dump(_:to:name:indent:maxDepth:maxItems:)`` does,
+/// with options that depart from the standard library's text on purpose.
+///
+/// ``DumpOptions/stable`` makes the text the same in every process, so that a snapshot test
+/// can keep it: dictionary and set entries sorted by their dumped keys, and types in anonymous
+/// contexts named without the contexts' addresses. `Swift.dump` writes neither so.
+///
+/// ```swift
+/// var text = ""
+/// ValueDump.dump(state, to: &text, options: .stable)
+/// ```
+/// - Parameters:
+///   - value: The value to dump.
+///   - target: The stream to write to.
+///   - name: A label for the value.
+///   - indent: The number of spaces to indent every line with.
+///   - maxDepth: The deepest level whose children are listed.
+///   - maxItems: The most lines to write before eliding the rest.
+///   - options: How the text departs from the standard library's.
+/// - Returns: `value`, unchanged.
+@discardableResult
+public func dump<T, TargetStream: TextOutputStream>(
+    _ value: T,
+    to target: inout TargetStream,
+    name: String? = nil,
+    indent: Int = 0,
+    maxDepth: Int = .max,
+    maxItems: Int = .max,
+    options: DumpOptions
+) -> T {
+    var dumper = Dumper(maxItems: maxItems, options: options)
     dumper.dump(value, name: name, indent: indent, maxDepth: maxDepth, to: &target)
     return value
+}
+
+/// How a dump departs from the standard library's text.
+public struct DumpOptions: OptionSet, Hashable, Sendable {
+    /// The options' bits.
+    public let rawValue: Int
+
+    /// Options from their bits.
+    /// - Parameter rawValue: The bits.
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// Dictionary entries sorted by the dumped text of their keys, set elements by their own
+    /// dumped text, instead of the hashing order, which changes from one process to the next.
+    /// Entries whose texts are equal keep their relative order.
+    public static let sortsUnorderedCollections = DumpOptions(rawValue: 1 << 0)
+
+    /// Types in anonymous contexts (private and local types) named `(unknown context)` where
+    /// the runtime writes the context's address, `(unknown context at $7f3a…)`, which changes
+    /// from one process to the next.
+    public static let portableTypeNames = DumpOptions(rawValue: 1 << 1)
+
+    /// Both: a text that is the same in every process, for snapshot tests.
+    public static let stable: DumpOptions = [.sortsUnorderedCollections, .portableTypeNames]
 }
 
 /// Dumps a value's contents to standard output, as the standard library's `dump(_:)` does.
@@ -126,8 +184,12 @@ private struct Dumper {
     var gathered: [Gathered] = []
     let walker = ValueWalker(honorsCustomReflectable: true)
 
-    init(maxItems: Int) {
+    /// How the text departs from the standard library's.
+    let options: DumpOptions
+
+    init(maxItems: Int, options: DumpOptions = []) {
         maxItemCounter = maxItems
+        self.options = options
     }
 
     mutating func dump<TargetStream: TextOutputStream>(
@@ -140,7 +202,7 @@ private struct Dumper {
         // The lines are written to a buffer of this function's own, and passed to the stream
         // in chunks: one `write` per chunk rather than one per piece of a line. The buffer
         // starts small, as most dumps are a few lines, and grows up to a chunk.
-        var text = TextBuffer(capacity: 2048)
+        var text = TextBuffer(capacity: 2048, portableTypeNames: options.contains(.portableTypeNames))
         writeValue(value, label: name, indent: indent, maxDepth: maxDepth, to: &text)
         while let frame = frames.popLast() {
             // Each frame is moved into the function that writes it: copied, it would copy its
@@ -393,9 +455,34 @@ private struct Dumper {
             // Elements and custom mirror children are never withheld functions.
             if let value = child.value { gathered.append((label: child.label, value: value)) }
         }
+        let style = node.style
+        if options.contains(.sortsUnorderedCollections), style == .dictionary || style == .set {
+            sortGathered(from: first, isDictionary: style == .dictionary)
+        }
         push(
             Frame(kind: .gathered, first: first, next: first, end: gathered.count, indent: indent, maxDepth: maxDepth)
         )
+    }
+
+    /// Sorts the gathered entries of a dictionary or set, from a position, by the dumped text of
+    /// each key (a dictionary entry's first element) or element: dumped on their own, with the
+    /// same options, so that the numbering of the objects in this dump is not disturbed.
+    private mutating func sortGathered(from first: Int, isDictionary: Bool) {
+        var keyed: [(key: String, entry: Gathered)] = []
+        keyed.reserveCapacity(gathered.count - first)
+        for index in first..<gathered.count {
+            var entry: Gathered = (label: nil, value: ())
+            swap(&entry, &gathered[index])
+            let key: Any =
+                isDictionary ? (walker.node(for: entry.value).child(at: 0)?.value ?? entry.value) : entry.value
+            var text = ""
+            var keyDumper = Dumper(maxItems: .max, options: options)
+            keyDumper.dump(key, name: nil, indent: 0, maxDepth: .max, to: &text)
+            keyed.append((text, entry))
+        }
+        // A stable sort: entries whose keys dump alike keep their order.
+        let sorted = keyed.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }
+        for (offset, element) in sorted.enumerated() { gathered[first + offset] = element.element.entry }
     }
 
     /// A class level's `super:` line; frames for its parts and the level above it follow it.
@@ -411,7 +498,7 @@ private struct Dumper {
             label: nil
         )
         target.write("super: ")
-        target.write(level.name)
+        target.writeTypeName(level.name)
         target.writeNewline()
         guard section.maxDepth > 0 else { return }
         let indent = section.indent + 2
@@ -456,7 +543,7 @@ private struct Dumper {
             label: nil
         )
         target.write("super: ")
-        target.write(TypeMetadata(mirror.subjectType).name)
+        target.writeTypeName(TypeMetadata(mirror.subjectType).name)
         target.writeNewline()
         guard section.maxDepth > 0 else {
             gathered.removeSubrange(first...)

@@ -47,15 +47,16 @@ enum Summary {
         if writeDescription(of: node.value, type: node.type, to: &target) { return }
         switch fallback(for: node) {
         case .typeName:
-            target.write(subjectName(of: node))
+            target.writeTypeName(subjectName(of: node))
         case .caseName:
-            target.write(subjectName(of: node))
+            target.writeTypeName(subjectName(of: node))
             if let name = node.caseName {
                 target.write(".")
                 target.write(name)
             }
         case .reflecting:
-            target.write(String(reflecting: node.value))
+            // A metatype's or another value's own spelling, which names types.
+            target.writeTypeName(String(reflecting: node.value))
         }
     }
 

@@ -9,10 +9,53 @@ struct TextBuffer {
     /// The text, UTF-8 encoded.
     private var bytes: [UInt8] = []
 
+    /// Whether type names are written without the addresses of anonymous contexts
+    /// (``DumpOptions/portableTypeNames``).
+    let portableTypeNames: Bool
+
     /// An empty buffer with room for `capacity` bytes.
-    /// - Parameter capacity: The bytes to reserve.
-    init(capacity: Int) {
+    /// - Parameters:
+    ///   - capacity: The bytes to reserve.
+    ///   - portableTypeNames: Whether type names drop their anonymous contexts' addresses.
+    init(capacity: Int, portableTypeNames: Bool = false) {
         bytes.reserveCapacity(capacity)
+        self.portableTypeNames = portableTypeNames
+    }
+
+    /// Appends a type's name; with ``portableTypeNames``, each anonymous context the runtime
+    /// spells with its address, `(unknown context at $7f3a…)`, is written `(unknown context)`,
+    /// which is the same in every process and every build.
+    /// - Parameter name: The name.
+    mutating func writeTypeName(_ name: String) {
+        guard portableTypeNames, name.contains("(unknown context at $") else { return write(name) }
+        write(Self.withoutContextAddresses(name))
+    }
+
+    /// A name with each `(unknown context at $<hex>)` written `(unknown context)`.
+    static func withoutContextAddresses(_ name: String) -> String {
+        let marker = Array("(unknown context at $".utf8)
+        let utf8 = Array(name.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(utf8.count)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == marker[0], utf8[index...].starts(with: marker) {
+                var end = index + marker.count
+                while end < utf8.count, Self.isHexDigit(utf8[end]) { end += 1 }
+                if end < utf8.count, utf8[end] == UInt8(ascii: ")") {
+                    result.append(contentsOf: "(unknown context)".utf8)
+                    index = end + 1
+                    continue
+                }
+            }
+            result.append(utf8[index])
+            index += 1
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
     }
 
     /// The number of bytes pending.

@@ -246,6 +246,11 @@ struct ReadmeExampleTests {
         Swift.dump(settings, to: &expected)
         #expect(text == expected)
         #expect(text.hasPrefix("▿ "))
+        let state = settings
+        text = ""
+        ValueDump.dump(state, to: &text, options: .stable)
+        // A private type's anonymous context may be spelled with its address: not here.
+        #expect(text == TextBufferOracle.withoutAddresses(expected))
     }
 
     @Test("Plugins")

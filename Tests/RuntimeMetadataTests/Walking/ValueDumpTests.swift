@@ -390,3 +390,68 @@ struct ValueDumpTests {
         }
     }
 }
+
+/// A value whose dump changes from one process to the next: hashed collections and a local
+/// type, whose anonymous context the runtime names by its address.
+func unstableValue() -> Any {
+    struct Local { var name = "local" }
+    let tags = Set((0..<40).map { "tag \($0)" })
+    let scores = Dictionary(uniqueKeysWithValues: (0..<40).map { ("player \($0)", [$0, $0 * 2]) })
+    let nested: [Int: Set<Int>] = [3: [1, 2, 3], 1: [9, 8], 2: []]
+    return (tags, scores, nested, Local(), [Local].self)
+}
+
+@Suite("ValueDump's stable option")
+struct StableDumpTests {
+    @Test("Sorted entries: the same lines as Swift.dump, keys in order, local types without addresses")
+    func sortedEntries() {
+        let value = unstableValue()
+        var stable = ""
+        ValueDump.dump(value, to: &stable, options: .stable)
+        var standard = ""
+        Swift.dump(value, to: &standard)
+        // The oracle: Swift.dump's lines, in its order; the stable text has the same lines but
+        // the anonymous context's address, in the sorted order.
+        let portable = TextBufferOracle.withoutAddresses(standard)
+        #expect(stable.split(separator: "\n").sorted() == portable.split(separator: "\n").sorted())
+        #expect(!stable.contains("(unknown context at $"))
+        #expect(stable.contains("(unknown context).Local"))
+        let tagLines = stable.split(separator: "\n").filter { $0.hasPrefix("    - \"tag ") }
+        #expect(tagLines.count == 40)
+        #expect(tagLines == tagLines.sorted())
+        let keyLines = stable.split(separator: "\n").filter { $0.hasPrefix("      - key: \"player ") }
+        #expect(keyLines.count == 40)
+        #expect(keyLines == keyLines.sorted())
+        // Without the option, the text is Swift.dump's.
+        var plain = ""
+        ValueDump.dump(value, to: &plain)
+        #expect(plain == standard)
+    }
+
+    @Test("The stable text is the same in two processes")
+    func twoProcesses() async throws {
+        var outputs: [String] = []
+        for _ in 0..<2 {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                var text = ""
+                ValueDump.dump(unstableValue(), to: &text, options: .stable)
+                print(text, terminator: "")
+            }
+            outputs.append(String(decoding: result?.standardOutputContent ?? [], as: UTF8.self))
+        }
+        #expect(outputs[0].count > 1_000)
+        #expect(outputs[0] == outputs[1])
+        // The same text in this process too.
+        var text = ""
+        ValueDump.dump(unstableValue(), to: &text, options: .stable)
+        #expect(text == outputs[0])
+    }
+}
+
+/// Swift.dump's text with each anonymous context's address removed, written independently of
+/// the dump's own code.
+enum TextBufferOracle {
+    static func withoutAddresses(_ text: String) -> String {
+        text.replacing(/\(unknown context at \$[0-9a-f]+\)/, with: "(unknown context)")
+    }
+}
