@@ -266,4 +266,5 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     realisticBenchmarks(warm)
+    openingCeilingBenchmarks(warm)
 }

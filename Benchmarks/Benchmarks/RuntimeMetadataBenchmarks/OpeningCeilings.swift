@@ -1,0 +1,72 @@
+// OpeningCeilings.swift
+//
+// Opening an `Any` as `any Drawable` and calling a requirement, as a framework's visitor makes
+// the call: through a closure the optimizer cannot see into, over four alternating types (a
+// small struct, a class, an enum with a payload, and a struct too large for an `Any`'s inline
+// buffer, which the `Any` holds in a box). Beside them, their ceilings (issue 31): the same
+// closure called on values already typed `any Drawable`, and on a copy of each, which no
+// opening can beat; and `as?`, which users write instead.
+
+import Benchmark
+import RuntimeMetadata
+
+/// A struct of five words: too large for an `Any`'s three-word buffer.
+struct Poster: Drawable {
+    var width = 3
+    var height = 4
+    var title = "poster"
+    var scale = 2
+    func draw() -> Int { width &* height &+ scale }
+}
+
+/// The visitor's call: a closure made out of line and stored, as a framework stores the
+/// visitor it was given, so that the call is never inlined into the loop.
+@inline(never)
+func makeVisitor() -> (any Drawable) -> Int { { $0.draw() } }
+
+func openingCeilingBenchmarks(_ warm: Benchmark.Configuration) {
+    let drawable = try! ProtocolDescriptor((any Drawable).self)
+    let values: [Any] = hidden([Circle(radius: 3), Badge(), Marker.ring(2), Poster()])
+    let typed: [any Drawable] = hidden([Circle(radius: 3), Badge(), Marker.ring(2), Poster()])
+    let visitor = hidden(makeVisitor())
+    for value in values { _ = drawable.open(value, as: (any Drawable).self) }
+
+    Benchmark("Opening.visitor.withOpened.warm", configuration: warm) { benchmark in
+        var counter = 0
+        measure(benchmark) {
+            if let drawn = drawable.withOpened(values[alternate(&counter)], as: (any Drawable).self, visitor) {
+                blackHole(drawn)
+            }
+        }
+    }
+    Benchmark("Opening.visitor.open.warm", configuration: warm) { benchmark in
+        var counter = 0
+        measure(benchmark) {
+            if let opened = drawable.open(values[alternate(&counter)], as: (any Drawable).self) {
+                blackHole(visitor(opened))
+            }
+        }
+    }
+    // The ceiling of withOpened: the visitor called on values already typed `any Drawable`.
+    Benchmark("Opening.visitor.typed", configuration: warm) { benchmark in
+        var counter = 0
+        measure(benchmark) {
+            blackHole(visitor(typed[alternate(&counter)]))
+        }
+    }
+    // The ceiling of open, which returns its own copy: the visitor called on a copy of each
+    // value, made and destroyed as open's copy is.
+    Benchmark("Opening.visitor.typedCopy", configuration: warm) { benchmark in
+        var counter = 0
+        measure(benchmark) {
+            let copied = copyOut(typed, at: alternate(&counter))
+            blackHole(visitor(copied))
+        }
+    }
+    Benchmark("Opening.visitor.asCast", configuration: warm) { benchmark in
+        var counter = 0
+        measure(benchmark) {
+            if let cast = values[alternate(&counter)] as? any Drawable { blackHole(visitor(cast)) }
+        }
+    }
+}
