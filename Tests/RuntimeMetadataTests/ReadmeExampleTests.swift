@@ -251,6 +251,10 @@ struct ReadmeExampleTests {
         ValueDump.dump(state, to: &text, options: .stable)
         // A private type's anonymous context may be spelled with its address: not here.
         #expect(text == TextBufferOracle.withoutAddresses(expected))
+        var renamed = settings
+        renamed.name = "custom"
+        #expect(ValueDump.diff(settings, renamed) == ".name\n  - \"default\"\n  + \"custom\"\n")
+        #expect(ValueDump.differences(settings, renamed).map(\.path) == [".name"])
     }
 
     @Test("Plugins")
