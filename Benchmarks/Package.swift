@@ -7,6 +7,8 @@ let package = Package(
     dependencies: [
         .package(name: "RuntimeMetadata", path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        // The peer ValueDump's diff is measured against (issue 31).
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", exact: "1.7.3"),
     ],
     targets: [
         .executableTarget(
@@ -15,6 +17,7 @@ let package = Package(
                 .product(name: "RuntimeMetadata", package: "RuntimeMetadata"),
                 .product(name: "ValueDump", package: "RuntimeMetadata"),
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "CustomDump", package: "swift-custom-dump"),
             ],
             path: "Benchmarks/RuntimeMetadataBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -66,6 +66,11 @@ PAIRS = [
     # Set by this project, not by an issue: a field read from a root held as `Any`.
     ("Fields.read.anyRoot.warm", "Mirror.descendant", ">= 10x faster", 10.0, 6.0),
     ("Dump.valueDump.order", "Dump.Mirror.order", ">= 10x faster", 10.0, 6.0),
+    # Issue 31: ValueDump's diff against the state's own == and swift-custom-dump's diff, one
+    # diff per sample.
+    ("Diff.equal.appState", "Diff.equal.appState.equatable", "<= 2x of ==", 0.5, 0.45),
+    ("Diff.fewChanges.appState", "Diff.fewChanges.appState.customDump", ">= 10x faster", 10.0, 8.0),
+    ("Diff.array1k.oneChange", "Diff.array1k.oneChange.customDump", ">= 10x faster", 10.0, 8.0),
     # ViewGraph (issue 6): per sample, not per call. The two pairs against AnyView are
     # information: their goals were withdrawn (issue 30), since both trees run through the same
     # graph; the graph is measured against its floor below.
@@ -110,7 +115,7 @@ OFFSET_PAIRS = [
 ]
 
 # Benchmarks whose samples are whole operations, not CALLS_PER_SAMPLE calls.
-WHOLE_SAMPLES = ("ViewGraph.", "AnyView.", "Dump.")
+WHOLE_SAMPLES = ("ViewGraph.", "AnyView.", "Dump.", "Diff.")
 
 # With --check, how many more times a pair below its floor is measured before it fails.
 RETRIES = 3

@@ -171,6 +171,11 @@ private struct Differ {
         for index in 0..<count {
             let oldChild = old.child(at: index)
             let newChild = new.child(at: index)
+            if let oldValue = oldChild?.value, let newValue = newChild?.value,
+                TypeMetadata.layoutEquals(oldValue, newValue)
+            {
+                continue
+            }
             let label = oldChild?.label ?? newChild?.label ?? String(index)
             let step = path + (label.hasPrefix(".") ? label : "." + label)
             switch (oldChild?.value, newChild?.value) {
@@ -189,10 +194,20 @@ private struct Differ {
     private mutating func compareElements(_ old: ValueNode, _ new: ValueNode, path: String, depth: Int) {
         let oldElements = old.children.compactMap(\.value)
         let newElements = new.children.compactMap(\.value)
+        if oldElements.count == newElements.count,
+            compareInPlace(oldElements, newElements, path: path, depth: depth)
+        {
+            return
+        }
         if let oldIDs = Self.ids(of: oldElements), let newIDs = Self.ids(of: newElements) {
             return compareIdentified(oldElements, oldIDs, newElements, newIDs, path: path, depth: depth)
         }
         for index in 0..<max(oldElements.count, newElements.count) {
+            if index < oldElements.count, index < newElements.count,
+                TypeMetadata.layoutEquals(oldElements[index], newElements[index])
+            {
+                continue
+            }
             let step = path + "[\(index)]"
             if index < oldElements.count, index < newElements.count {
                 compare(oldElements[index], newElements[index], path: step, depth: depth + 1)
@@ -202,6 +217,40 @@ private struct Differ {
                 record(step, old: nil, new: newElements[index])
             }
         }
+    }
+
+    /// Arrays of one length whose unequal elements keep their positions: each compared where
+    /// it is, at its id's path when the elements are `Identifiable` (the same id on both sides,
+    /// no two changed elements sharing one) and at its position otherwise, without matching
+    /// every element by id.
+    /// - Returns: Whether the arrays were compared; `false` when an unequal pair has different
+    ///   ids, and the elements must be matched by id.
+    private mutating func compareInPlace(_ oldElements: [Any], _ newElements: [Any], path: String, depth: Int) -> Bool {
+        var unequal: [Int] = []
+        for index in oldElements.indices where !TypeMetadata.layoutEquals(oldElements[index], newElements[index]) {
+            unequal.append(index)
+        }
+        var steps: [String] = []
+        steps.reserveCapacity(unequal.count)
+        var named = Set<AnyHashable>()
+        for index in unequal {
+            let oldID = Self.id(of: oldElements[index])
+            let newID = Self.id(of: newElements[index])
+            switch (oldID, newID) {
+            case (let oldID?, let newID?) where oldID == newID:
+                // Two changed elements with one id would share a path: matched by id instead.
+                guard named.insert(oldID).inserted else { return false }
+                steps.append(path + "[id: \(Self.describe(oldID.base))]")
+            case (nil, nil):
+                steps.append(path + "[\(index)]")
+            default:
+                return false
+            }
+        }
+        for (index, step) in zip(unequal, steps) {
+            compare(oldElements[index], newElements[index], path: step, depth: depth + 1)
+        }
+        return true
     }
 
     /// Elements matched by id: removed, changed and added ones, and a change of order among
@@ -217,8 +266,11 @@ private struct Differ {
         let newIndex = Dictionary(uniqueKeysWithValues: newIDs.enumerated().map { ($1, $0) })
         let oldIndex = Dictionary(uniqueKeysWithValues: oldIDs.enumerated().map { ($1, $0) })
         for (position, id) in oldIDs.enumerated() {
+            let match = newIndex[id]
+            if let match, TypeMetadata.layoutEquals(oldElements[position], newElements[match]) { continue }
+            // The path's text only for an element that differs: it dumps the id.
             let step = path + "[id: \(Self.describe(id.base))]"
-            if let match = newIndex[id] {
+            if let match {
                 compare(oldElements[position], newElements[match], path: step, depth: depth + 1)
             } else {
                 record(step, old: oldElements[position], new: nil)
@@ -242,15 +294,19 @@ private struct Differ {
 
     /// Each element's `id`, or `nil` when an element is not `Identifiable` or two share an id.
     private static func ids(of elements: [Any]) -> [AnyHashable]? {
-        guard !elements.isEmpty, let identifiable else { return nil }
+        guard !elements.isEmpty else { return nil }
         var ids: [AnyHashable] = []
         ids.reserveCapacity(elements.count)
         for element in elements {
-            guard let id = identifiable.withOpened(element, as: (any Identifiable).self, { hashableID(of: $0) })
-            else { return nil }
+            guard let id = id(of: element) else { return nil }
             ids.append(id)
         }
         return Set(ids).count == ids.count ? ids : nil
+    }
+
+    /// An element's `id`, or `nil` when it is not `Identifiable`.
+    private static func id(of element: Any) -> AnyHashable? {
+        identifiable?.withOpened(element, as: (any Identifiable).self) { hashableID(of: $0) }
     }
 
     /// An element's `id`, hashable.
@@ -262,31 +318,41 @@ private struct Differ {
     private mutating func compareEntries(_ old: ValueNode, _ new: ValueNode, path: String, depth: Int) {
         let oldEntries = entries(of: old)
         let newEntries = entries(of: new)
-        let newByKey = Dictionary(newEntries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let oldByKey = Dictionary(oldEntries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        // In the order of the keys' dumped text, as the stable dump writes them.
-        for entry in oldEntries.sorted(by: { $0.text < $1.text }) {
-            let step = path + "[\(entry.text)]"
-            if let match = newByKey[entry.key] {
-                compare(entry.value, match.value, path: step, depth: depth + 1)
+        let newByKey = Dictionary(newEntries.map { ($0.hashable, $0) }, uniquingKeysWith: { first, _ in first })
+        let oldByKey = Dictionary(oldEntries.map { ($0.hashable, $0) }, uniquingKeysWith: { first, _ in first })
+        // Only the entries that differ, in the order of their keys' dumped text, as the stable
+        // dump writes them: a key is dumped only when its entry is reported.
+        var changed: [(text: String, old: Any?, new: Any?)] = []
+        for entry in oldEntries {
+            if let match = newByKey[entry.hashable] {
+                if TypeMetadata.layoutEquals(entry.value, match.value) { continue }
+                changed.append((Self.describe(entry.key), entry.value, match.value))
             } else {
-                record(step, old: entry.value, new: nil)
+                changed.append((Self.describe(entry.key), entry.value, nil))
             }
         }
-        for entry in newEntries.sorted(by: { $0.text < $1.text }) where oldByKey[entry.key] == nil {
-            record(path + "[\(entry.text)]", old: nil, new: entry.value)
+        for entry in newEntries where oldByKey[entry.hashable] == nil {
+            changed.append((Self.describe(entry.key), nil, entry.value))
+        }
+        for entry in changed.sorted(by: { $0.text < $1.text }) {
+            let step = path + "[\(entry.text)]"
+            if let oldValue = entry.old, let newValue = entry.new {
+                compare(oldValue, newValue, path: step, depth: depth + 1)
+            } else {
+                record(step, old: entry.old, new: entry.new)
+            }
         }
     }
 
-    /// A dictionary's entries: each key, hashable, with its text and value.
-    private func entries(of node: ValueNode) -> [(key: AnyHashable, text: String, value: Any)] {
+    /// A dictionary's entries: each key, as it is and hashable, with its value.
+    private func entries(of node: ValueNode) -> [(key: Any, hashable: AnyHashable, value: Any)] {
         node.children.compactMap { child in
             guard let pair = child.value else { return nil }
             let entry = walker.node(for: pair)
             guard let key = entry.child(at: 0)?.value, let value = entry.child(at: 1)?.value,
                 let hashable = key as? AnyHashable
             else { return nil }
-            return (hashable, Self.describe(key), value)
+            return (key, hashable, value)
         }
     }
 

@@ -267,4 +267,5 @@ let benchmarks: @Sendable () -> Void = {
 
     realisticBenchmarks(warm)
     openingCeilingBenchmarks(warm)
+    diffBenchmarks()
 }
