@@ -458,17 +458,18 @@ public struct FieldDescriptorFacts: Hashable, Sendable {
         /// A kind this library does not know, as stored.
         case unknown(UInt16)
 
+        /// The kind a descriptor stores, as the ABI layer's mirror of `FieldDescriptorKind` reads it.
         init(rawValue: UInt16) {
-            switch rawValue {
-            case 0: self = .struct
-            case 1: self = .class
-            case 2: self = .enum
-            case 3: self = .multiPayloadEnum
-            case 4: self = .protocol
-            case 5: self = .classProtocol
-            case 6: self = .objCProtocol
-            case 7: self = .objCClass
-            default: self = .unknown(rawValue)
+            switch FieldDescriptorLayout.Kind(rawValue: rawValue) {
+            case .struct?: self = .struct
+            case .class?: self = .class
+            case .enum?: self = .enum
+            case .multiPayloadEnum?: self = .multiPayloadEnum
+            case .protocol?: self = .protocol
+            case .classProtocol?: self = .classProtocol
+            case .objCProtocol?: self = .objCProtocol
+            case .objCClass?: self = .objCClass
+            case nil: self = .unknown(rawValue)
             }
         }
     }
