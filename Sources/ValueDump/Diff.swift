@@ -47,6 +47,10 @@ public struct ValueDifference: Hashable, Sendable {
 ///   reported with `old` or `new` `nil`.
 /// - Class instances are compared by identity first: the same object is equal to itself, and
 ///   a pair of objects already compared on the way is not walked again, so cycles end.
+/// - The walk goes 32 levels deep (an optional and a property are a level each), on the
+///   calling thread's stack; an unequal part deeper than that (in a long linked list) is
+///   reported whole, there. Reported values are written 12 levels deep, deeper parts
+///   collapsed as `Swift.dump`'s `maxDepth` writes them.
 ///
 /// ```swift
 /// for difference in ValueDump.differences(before, after) {
@@ -110,8 +114,15 @@ private struct Differ {
         let new: ObjectIdentifier
     }
 
-    /// The deepest the walk goes; deeper unequal parts are reported whole.
-    static let maximumDepth = 10_000
+    /// The deepest the walk goes: each level is a few calls on the thread's stack (2-3 KiB in
+    /// a debug build), and a thread may have 512 KiB, of which sanitizers take more. Deeper
+    /// unequal parts are reported whole, at this depth.
+    static let maximumDepth = 32
+
+    /// The deepest a reported value is written (``DumpOptions/stable``'s dump, `maxDepth`):
+    /// deeper parts are written collapsed, as `Swift.dump` writes them past its `maxDepth`,
+    /// so that a long linked list reported whole stays a few lines.
+    static let maximumDescribedDepth = 12
 
     /// `Identifiable`, for arrays compared by id.
     static let identifiable = try? ProtocolDescriptor((any Identifiable).self)
@@ -382,7 +393,7 @@ private struct Differ {
     /// keep their indentation under it.
     static func describe(_ value: Any) -> String {
         var text = ""
-        dump(value, to: &text, options: .stable)
+        dump(value, to: &text, maxDepth: maximumDescribedDepth, options: .stable)
         var lines: [Substring] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             lines.append(lines.isEmpty ? line.dropFirst(2) : line)

@@ -56,6 +56,20 @@ private func paths<T>(_ lhs: T, _ rhs: T) -> [String] {
     ValueDump.differences(lhs, rhs).map(\.path)
 }
 
+/// A link of a long list.
+final class DiffLink {
+    var value: Int
+    var next: DiffLink?
+    init(_ value: Int, _ next: DiffLink?) { (self.value, self.next) = (value, next) }
+
+    /// A list of 100,001 links whose last value is `last`.
+    static func list(last: Int) -> DiffLink? {
+        var head: DiffLink? = DiffLink(last, nil)
+        for value in (0..<100_000).reversed() { head = DiffLink(value, head) }
+        return head
+    }
+}
+
 @Suite("ValueDump.diff against ==")
 struct ValueDiffTests {
     /// One mutation of an app state, and the path it changes.
@@ -177,6 +191,34 @@ struct ValueDiffTests {
         let original = large
         large[500].title = "changed"
         #expect(paths(original, large) == ["[id: 500].title"])
+    }
+
+    @Test("Long linked lists differing at their ends are diffed on a 512 KiB thread, in a child process")
+    func deepValues() async {
+        await #expect(processExitsWith: .success) {
+            nonisolated(unsafe) let old = DiffLink.list(last: -1)
+            nonisolated(unsafe) let new = DiffLink.list(last: -2)
+            nonisolated(unsafe) var found: [ValueDifference] = []
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                found = ValueDump.differences(old, new)
+                done.signal()
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+            done.wait()
+            // Reported once, whole, at the walk's deepest level; its text is a few lines.
+            #expect(found.count == 1)
+            #expect(found.first.map { $0.path.hasPrefix("?.next?.next") } == true)
+            #expect((found.first?.old?.count ?? .max) < 2_000)
+            // Unlinked iteratively: released recursively, the lists would overflow the stack.
+            for var head in [old, new] {
+                while let link = head {
+                    head = link.next
+                    link.next = nil
+                }
+            }
+        }
     }
 
     @Test("Objects: the same object is equal; cycles end")
