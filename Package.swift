@@ -77,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "Swift5Client",
-            dependencies: ["RuntimeMetadata", "Fixtures", "ViewGraph"],
+            dependencies: ["RuntimeMetadata", "Fixtures", "ViewGraph", "ValueDump"],
             path: "Tests/Swift5Client",
             swiftSettings: [.treatAllWarnings(as: .error), .swiftLanguageMode(.v5)]
         ),

@@ -127,7 +127,9 @@ private struct Differ {
     /// `Identifiable`, for arrays compared by id.
     static let identifiable = try? ProtocolDescriptor((any Identifiable).self)
 
-    /// Compares two parts at a path, and records what differs.
+    /// Compares two parts that the caller found unequal by layout, at a path, and records what
+    /// differs. Every caller compares a pair whole first, to skip it when equal; comparing
+    /// again here would run each unequal subtree's comparison twice per level.
     /// - Returns: Whether the comparison was left to another further up: the parts are a pair
     ///   of objects already being compared (a cycle), and record nothing here.
     @discardableResult
@@ -136,7 +138,6 @@ private struct Differ {
             record(path, old: lhs, new: rhs)
             return false
         }
-        if TypeMetadata.layoutEquals(lhs, rhs) { return false }
         guard depth < Self.maximumDepth else {
             record(path, old: lhs, new: rhs)
             return false
@@ -154,7 +155,8 @@ private struct Differ {
             deferred = compareParts(old, new, path: path, depth: depth)
         case .enum, .optional:
             guard old.caseName == new.caseName, let oldPayload = old.child(at: 0), let newPayload = new.child(at: 0),
-                let oldValue = oldPayload.value, let newValue = newPayload.value
+                let oldValue = oldPayload.value, let newValue = newPayload.value,
+                !TypeMetadata.layoutEquals(oldValue, newValue)
             else { break }
             let step = old.style == .optional ? "?" : "." + (old.caseName ?? "")
             deferred = compare(oldValue, newValue, path: path + step, depth: depth + 1)

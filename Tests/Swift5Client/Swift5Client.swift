@@ -5,6 +5,7 @@
 
 import Fixtures
 import RuntimeMetadata
+import ValueDump
 
 /// Calls made the way a Swift 5 client makes them.
 public enum Swift5Client {
@@ -147,6 +148,49 @@ public enum Swift5Client {
             described, sameObject, uniqueAfterwards, read.dynamicType.name,
             read.conformances.map(\.protocolDescriptor.qualifiedName),
             TypeMetadata([any Sequence<Int>.Type].self).name
+        )
+    }
+}
+
+/// A screen's state as a Swift 5 client holds it: a tuple holding a closure, an existential,
+/// an object and an enum.
+public struct Swift5ConfirmScreen {
+    public var confirm: (title: String, action: () -> Void)
+    public var shape: any Describable
+    public var owner: BaseClass
+    public var heading: CompassDirection
+}
+
+extension Swift5Client {
+    /// The diff of two screens from generic code, each change in a part of another kind, and
+    /// the title the walker reads beside the withheld closure; and a builtin's mangled name
+    /// resolved back.
+    public static func diffAndBuiltins() throws -> (
+        paths: [String], title: String?, dumped: String, builtinRoundTrips: Bool
+    ) {
+        let action: () -> Void = {}
+        let owner = BaseClass(baseValue: 1, baseName: "owner")
+        let before = Swift5ConfirmScreen(
+            confirm: ("Delete?", action),
+            shape: Point(x: 1, y: 2),
+            owner: owner,
+            heading: .north
+        )
+        var after = before
+        after.confirm.title = "Remove?"
+        after.shape = Point(x: 1, y: 3)
+        after.heading = .east
+        func diffed<T>(_ lhs: T, _ rhs: T) -> [String] { ValueDump.differences(lhs, rhs).map(\.path) }
+        let walked = ValueWalker().node(for: after).child(at: 0)?.value
+        var text = ""
+        ValueDump.dump(after, to: &text)
+        let storage = try TypeMetadata(Int.self).fields[0].type
+        let roundTrips = try storage.map { try TypeMetadata(mangledName: $0.mangledName ?? "") == $0 } ?? false
+        return (
+            diffed(before as Any, after as Any),
+            (walked as? (title: String, action: WithheldFunction))?.title,
+            text,
+            roundTrips
         )
     }
 }

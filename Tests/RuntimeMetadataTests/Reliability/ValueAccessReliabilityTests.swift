@@ -158,6 +158,15 @@ struct Swift5ClientTests {
         }
     }
 
+    @Test("A Swift 5 client diffs from generic code, walks a closure's tuple, and resolves a builtin")
+    func swift5DiffAndBuiltins() throws {
+        let result = try Swift5Client.diffAndBuiltins()
+        #expect(result.paths == [".confirm.title", ".shape.y", ".heading"])
+        #expect(result.title == "Remove?")
+        #expect(result.dumped.contains("- title: \"Remove?\"") && result.dumped.contains("- action: (Function)"))
+        #expect(result.builtinRoundTrips)
+    }
+
     @Test("A Swift 5 client opens values in Any, reads a constrained existential's container and names its metatype")
     func swift5OpenContentsAndNames() async {
         // Naming the metatype crashes the runtime's own printer, so this runs in a child process.
