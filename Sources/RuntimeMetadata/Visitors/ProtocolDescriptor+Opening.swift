@@ -59,19 +59,22 @@ extension ProtocolDescriptor {
         return view.lend(value, as: E.self) { copy $0 }
     }
 
-    /// Lends a value to `body` as this protocol's existential, without copying it and without
-    /// `as?`.
+    /// Lends a value to `body` as this protocol's existential, without `as?`.
     ///
     /// This is the visitor form of ``open(_:as:)-(Any,_)``: `body` borrows the value where the
-    /// `Any` holds it, so nothing is copied, retained or allocated, and a generic function
-    /// called from `body` opens it as usual:
+    /// `Any` holds it, and a generic function called from `body` opens it as usual:
     ///
     /// ```swift
     /// func area<S: Shape>(_ shape: S) -> Double { shape.area }
     /// let total = shapeProtocol.withOpened(value, as: (any Shape).self) { area($0) }
     /// ```
     ///
-    /// `body` may copy the existential (store it, return it); the copy is an ordinary one.
+    /// Nothing is allocated. With a closure literal, as above, an optimized build copies and
+    /// retains nothing either: the optimizer sees `body` and lends the value in place. A closure it cannot see
+    /// (a visitor a framework stored and passes on) receives a copy of the existential, which
+    /// for an object or a value boxed out of the `Any`'s buffer is a retain and a release; so
+    /// does a value found inside an optional or an `AnyObject` box. `body` may copy the
+    /// existential (store it, return it); the copy is an ordinary one.
     /// - Parameters:
     ///   - value: The value to open, borrowed for the duration of the call.
     ///   - existential: `(any P).self` for this protocol `P`.

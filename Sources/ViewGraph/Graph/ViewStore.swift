@@ -400,7 +400,8 @@ enum ModifierRoles {
         withPrimitive(modifier) { $0.transformEnvironment(&environment) }
     }
 
-    /// Lends a modifier to `body` as a primitive, without copying it.
+    /// Lends a modifier to `body` as a primitive: the modifier is boxed in an `Any` for the
+    /// opening, which lends the box's value.
     @discardableResult
     private static func withPrimitive<Modifier: ViewModifier, R>(
         _ modifier: Modifier,
