@@ -267,5 +267,6 @@ let benchmarks: @Sendable () -> Void = {
 
     realisticBenchmarks(warm)
     openingCeilingBenchmarks(warm)
+    lendingRetainBenchmarks()
     diffBenchmarks()
 }

@@ -69,12 +69,14 @@ extension ProtocolDescriptor {
     /// let total = shapeProtocol.withOpened(value, as: (any Shape).self) { area($0) }
     /// ```
     ///
-    /// Nothing is allocated. With a closure literal, as above, an optimized build copies and
-    /// retains nothing either: the optimizer sees `body` and lends the value in place. A closure it cannot see
-    /// (a visitor a framework stored and passes on) receives a copy of the existential, which
-    /// for an object or a value boxed out of the `Any`'s buffer is a retain and a release; so
-    /// does a value found inside an optional or an `AnyObject` box. `body` may copy the
-    /// existential (store it, return it); the copy is an ordinary one.
+    /// Nothing is allocated. With a closure literal that uses the value itself (calls its
+    /// requirements, passes it to functions, as above), an optimized build copies and retains
+    /// nothing either: the optimizer sees `body` and lends the value in place. A closure it
+    /// cannot see, or one the literal hands the value on to (a visitor closure a framework
+    /// stored), receives a copy of the existential, which for an object or a value boxed out of
+    /// the `Any`'s buffer is a retain and a release; so does a value found inside an optional
+    /// or an `AnyObject` box. `body` may copy the existential (store it, return it); the copy
+    /// is an ordinary one.
     /// - Parameters:
     ///   - value: The value to open, borrowed for the duration of the call.
     ///   - existential: `(any P).self` for this protocol `P`.
