@@ -65,6 +65,15 @@ private struct Collector: DrawableVisitor {
     mutating func visit<D: Drawable>(_ drawable: D) { drawings.append(drawable.draw()) }
 }
 
+// README: "Opening an Any as a protocol, and visitors" (stored values)
+private final class DrawableStore<D: Drawable> {
+    var items: ContiguousArray<D> = []
+
+    func drawing(at slot: Int) -> String {
+        InPlace.withElement(at: slot, of: items) { $0.draw() }
+    }
+}
+
 @Suite("README examples")
 struct ReadmeExampleTests {
     @Test("Layout and fields")
@@ -204,6 +213,10 @@ struct ReadmeExampleTests {
         let items: [Any] = [Circle(radius: 1), "not drawable", Circle(radius: 2)]
         for item in items { _ = DrawableProtocol.visit(item, with: &collector) }
         #expect(collector.drawings == ["circle 1.0", "circle 2.0"])
+
+        let store = DrawableStore<Circle>()
+        store.items = [Circle(radius: 1), Circle(radius: 2)]
+        #expect(store.drawing(at: 1) == "circle 2.0")
     }
 
     @Test("Making values")

@@ -268,5 +268,6 @@ let benchmarks: @Sendable () -> Void = {
     realisticBenchmarks(warm)
     openingCeilingBenchmarks(warm)
     lendingRetainBenchmarks()
+    elementRetainBenchmarks()
     diffBenchmarks()
 }

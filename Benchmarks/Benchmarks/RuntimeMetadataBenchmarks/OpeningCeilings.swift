@@ -113,3 +113,49 @@ func lendingRetainBenchmarks() {
         }
     }
 }
+
+/// A requirement called on stored elements, as a framework calls `body` on stored views.
+protocol Weighted {
+    var weight: Int { get }
+}
+
+/// An element whose copy retains: a class reference and an array.
+struct Parcel: Weighted {
+    var owner = Badge()
+    var sizes = [1, 2, 3]
+    var weight: Int { sizes.count }
+}
+
+/// The weights of stored elements, read in place, in code not specialized for them.
+@_semantics("optimize.sil.specialize.generic.never")
+@inline(never)
+func weightsInPlace<Element: Weighted>(_ elements: ContiguousArray<Element>, _ index: Int) -> Int {
+    InPlace.withElement(at: index, of: elements) { $0.weight }
+}
+
+/// The same through the subscript, which copies each element for the call.
+@_semantics("optimize.sil.specialize.generic.never")
+@inline(never)
+func weightsSubscripted<Element: Weighted>(_ elements: ContiguousArray<Element>, _ index: Int) -> Int {
+    elements[index].weight
+}
+
+/// Retains of reading a requirement from stored elements in unspecialized code (counted, not
+/// timed): checked at zero for `InPlace`, and the subscript's copy beside it.
+func elementRetainBenchmarks() {
+    let counted = Benchmark.Configuration(
+        metrics: [.retainCount, .releaseCount, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        maxDuration: .seconds(1),
+        maxIterations: 200
+    )
+    let parcels = ContiguousArray((0..<4).map { _ in Parcel() })
+    Benchmark("Lending.element.retains.warm", configuration: counted) { benchmark in
+        var counter = 0
+        measure(benchmark) { blackHole(weightsInPlace(parcels, alternate(&counter))) }
+    }
+    Benchmark("Lending.element.subscript.retains", configuration: counted) { benchmark in
+        var counter = 0
+        measure(benchmark) { blackHole(weightsSubscripted(parcels, alternate(&counter))) }
+    }
+}

@@ -16,6 +16,7 @@
 
 /// The storage of a native `Array` or `ContiguousArray`.
 @unsafe
+@usableFromInline
 struct ContiguousArrayStorageLayout {
     /// Whether this platform's arrays are always native, with the layout above.
     static var isAvailable: Bool {
@@ -32,6 +33,7 @@ struct ContiguousArrayStorageLayout {
 
     /// The offset of the first element before alignment: after the header and the body's two
     /// words.
+    @inlinable
     static var unalignedElementsOffset: Int { 4 * MemoryLayout<UInt>.size }
 
     /// The storage object an array value refers to.
