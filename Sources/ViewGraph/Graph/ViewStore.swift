@@ -196,10 +196,11 @@ class ViewStore<V: View>: AnyViewStore {
     override func evaluate(_ slot: Int32, children: inout Children) {
         guard let graph = children.graph else { return }
         if properties.isEmpty, finalStyling == nil, V.Body.self != Never.self {
-            // Nothing to install: the body of the stored view, without a copy of the view. A
-            // view's copy costs what its type's value witnesses do, which for a generic view
-            // nested n levels deep is n calls; the body's own copy of its content is the one
-            // copy left, and it is moved into the child's store.
+            // Nothing to install: the body of the stored view, lent in place. Read through the
+            // subscript or a span, the view would be copied for the call (this code is not
+            // specialized, so the optimizer keeps the copy), which for a generic view nested n
+            // levels deep is n value-witness calls to copy and n to destroy; the body's own
+            // copy of its content is the one copy left, and it is moved into the child's store.
             children.append(body(ofViewAt: Int(slot)))
             return
         }
@@ -210,7 +211,7 @@ class ViewStore<V: View>: AnyViewStore {
                 _ = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
             }
             let installedViews = self.installedViews
-            children.append(installedViews.span[Int(slot)].body)
+            children.append(InPlace.withElement(at: Int(slot), of: installedViews) { $0.body })
             return
         }
         let view = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
@@ -224,12 +225,12 @@ class ViewStore<V: View>: AnyViewStore {
         }
     }
 
-    /// The body of the view in a slot, read where the buffer holds the view: the array's
-    /// subscript would return a copy of it. The buffer is held by a local reference that ends
-    /// before the body is appended, so that appending to the buffer does not copy it.
+    /// The body of the view in a slot, read where the buffer holds the view. The buffer is
+    /// held by a local reference (the class's property is not accessed during the call) that
+    /// ends before the body is appended, so that appending to the buffer does not copy it.
     private func body(ofViewAt index: Int) -> V.Body {
         let views = self.views
-        return views.span[index].body
+        return InPlace.withElement(at: index, of: views) { $0.body }
     }
 
     override func viewValue(_ slot: Int32, node: NodeIndex, graph: ViewGraph) -> Any {
@@ -251,12 +252,12 @@ final class PrimitiveStore<P: PrimitiveView>: ViewStore<P> {
     override func evaluate(_ slot: Int32, children: inout Children) {
         guard let graph = children.graph else { return }
         if hasNoProperties {
-            // Nothing to install: the children of the stored view, without a copy of it (a
-            // tuple view's copy costs its elements' value witnesses and its tuple's metadata).
-            // The buffer is held by a local reference, so that a child stored in this same
-            // store copies the buffer rather than the view being listed.
+            // Nothing to install: the children of the stored view, lent in place (a tuple
+            // view's copy costs its elements' value witnesses and its tuple's metadata). The
+            // buffer is held by a local reference, so that a child stored in this same store
+            // while the children are listed copies the buffer rather than moving the view.
             let views = self.views
-            views.span[Int(slot)].makeChildren(&children)
+            InPlace.withElement(at: Int(slot), of: views) { $0.makeChildren(&children) }
             return
         }
         let view = installed(slot, node: children.nodeIndex, graph: graph, recordsDependencies: true)
@@ -264,15 +265,16 @@ final class PrimitiveStore<P: PrimitiveView>: ViewStore<P> {
     }
 
     override func renderAttributes(_ slot: Int32) -> RenderAttributes {
-        views[Int(slot)].renderAttributes
+        let views = self.views
+        return InPlace.withElement(at: Int(slot), of: views) { $0.renderAttributes }
     }
 
     override func childEnvironment(_ slot: Int32, _ environment: EnvironmentValues) -> EnvironmentValues {
         guard P.transformsEnvironment else { return environment }
         var environment = environment
-        // Read where the buffer holds the view: the array's subscript would copy it.
+        // Lent where the buffer holds the view: the array's subscript would copy it.
         let views = self.views
-        views.span[Int(slot)].transformEnvironment(&environment)
+        InPlace.withElement(at: Int(slot), of: views) { $0.transformEnvironment(&environment) }
         return environment
     }
 }
