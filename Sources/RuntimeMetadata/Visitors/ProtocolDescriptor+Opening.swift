@@ -59,7 +59,8 @@ extension ProtocolDescriptor {
         return view.lend(value, as: E.self) { copy $0 }
     }
 
-    /// Lends a value to `body` as this protocol's existential, without `as?`.
+    /// Lends a value to `body` as this protocol's existential, without copying it and without
+    /// `as?`.
     ///
     /// This is the visitor form of ``open(_:as:)-(Any,_)``: `body` borrows the value where the
     /// `Any` holds it, and a generic function called from `body` opens it as usual:
@@ -69,14 +70,10 @@ extension ProtocolDescriptor {
     /// let total = shapeProtocol.withOpened(value, as: (any Shape).self) { area($0) }
     /// ```
     ///
-    /// Nothing is allocated. With a closure literal that uses the value itself (calls its
-    /// requirements, passes it to functions, as above), an optimized build copies and retains
-    /// nothing either: the optimizer sees `body` and lends the value in place. A closure it
-    /// cannot see, or one the literal hands the value on to (a visitor closure a framework
-    /// stored), receives a copy of the existential, which for an object or a value boxed out of
-    /// the `Any`'s buffer is a retain and a release; so does a value found inside an optional
-    /// or an `AnyObject` box. `body` may copy the existential (store it, return it); the copy
-    /// is an ordinary one.
+    /// Nothing is copied, retained or allocated, whether `body` is a closure literal or a
+    /// visitor closure a framework stored and passes on; only a value found inside an optional
+    /// or an `AnyObject` box is copied out of it first. `body` may copy the existential (store
+    /// it, return it); the copy is an ordinary one.
     /// - Parameters:
     ///   - value: The value to open, borrowed for the duration of the call.
     ///   - existential: `(any P).self` for this protocol `P`.

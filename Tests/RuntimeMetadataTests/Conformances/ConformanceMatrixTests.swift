@@ -218,6 +218,37 @@ struct ConformanceMatrixTests {
         }
     }
 
+    @Test("A stored visitor closure is lent each kind of value, as as? opens it, and keeps nothing")
+    func lendingToStoredVisitors() throws {
+        let describable = try ProtocolDescriptor((any Describable).self)
+        // Closures stored as a framework stores the visitor it was given, and passed on: the
+        // optimizer cannot see them where withOpened calls them.
+        let visitors = StoredVisitors(
+            describe: { $0.describe() },
+            keep: { copy $0 }
+        )
+        weak var released: DerivedClass?
+        do {
+            let object = DerivedClass(derivedValue: 7)
+            released = object
+            let values: [Any] = [
+                Point(x: 1, y: 2), 5, "text", Shape.point, GenericBox(value: Point(x: 5, y: 6)),
+                EightFieldStruct.sample, object, object as BaseClass, FixtureError.failed(code: 1),
+                FixtureError.failed(code: 2) as any Error, Optional(Point(x: 3, y: 4)) as Any,
+            ]
+            for _ in 0..<100 {
+                for value in values {
+                    let cast = value as? any Describable
+                    #expect(visitors.lend(value, to: describable) == cast?.describe(), "\(value)")
+                    let kept = visitors.keep(value, from: describable)
+                    #expect(kept?.describe() == cast?.describe())
+                }
+            }
+        }
+        // Neither the lending nor the copies the visitor kept and dropped leave a reference.
+        #expect(released == nil)
+    }
+
     @Test("An opened subclass instance stored under its superclass is described by its own class")
     func openingRecordsTheDynamicClass() throws {
         let describable = try ProtocolDescriptor((any Describable).self)
@@ -457,4 +488,20 @@ private struct HoldsObjectWide: Describable {
     var object: ReferenceFixture
     var a = 1, b = 2, c = 3
     func describe() -> String { object.name }
+}
+
+/// Visitor closures held as a framework holds them, called through `withOpened`.
+struct StoredVisitors {
+    let describe: (any Describable) -> String
+    let keep: (any Describable) -> any Describable
+
+    @inline(never)
+    func lend(_ value: Any, to descriptor: ProtocolDescriptor) -> String? {
+        descriptor.withOpened(value, as: (any Describable).self, describe)
+    }
+
+    @inline(never)
+    func keep(_ value: Any, from descriptor: ProtocolDescriptor) -> (any Describable)? {
+        descriptor.withOpened(value, as: (any Describable).self, keep)
+    }
 }

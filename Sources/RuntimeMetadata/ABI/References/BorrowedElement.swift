@@ -32,7 +32,9 @@ enum BorrowedElement {
         return try unsafe pass(&element.pointee, to: body)
     }
 
-    /// Lends an `inout` element on as `borrowing`: Swift passes the address it was given.
+    /// Lends an `inout` value on as `borrowing`: Swift passes the address it was given, where
+    /// a value read through a pointer's `pointee` would be copied for the call. Array elements
+    /// (``InPlace``) and the existential views that `withOpened` lends go through it.
     /// - Parameters:
     ///   - element: The element, not written.
     ///   - body: Borrows it.
