@@ -195,6 +195,23 @@ extension Swift5Client {
     }
 }
 
+extension Swift5Client {
+    /// Values lent to a stored visitor closure from generic code, and elements of a generic
+    /// store lent in place, in Swift 5 mode.
+    public static func lendToStoredVisitorAndInPlace() throws -> (visited: [String?], stored: [String]) {
+        let describable = try ProtocolDescriptor((any Describable).self)
+        let visitor: (any Describable) -> String = { $0.describe() }
+        func visitAll<Values: Sequence>(_ values: Values) -> [String?] where Values.Element == Any {
+            values.map { describable.withOpened($0, as: (any Describable).self, visitor) }
+        }
+        let values: [Any] = [Point(x: 1, y: 2), BaseClass(baseValue: 1, baseName: "base"), WideValue(), "no"]
+        func described<Element: Describable>(_ elements: ContiguousArray<Element>) -> [String] {
+            elements.indices.map { index in InPlace.withElement(at: index, of: elements) { $0.describe() } }
+        }
+        return (visitAll(values), described(ContiguousArray([Point(x: 3, y: 4), Point(x: 5, y: 6)])))
+    }
+}
+
 /// Five words: an `Any` stores it in a box of its own.
 public struct WideValue: Equatable {
     public var a = 1, b = 2, c = 3, d = 4, e = 5

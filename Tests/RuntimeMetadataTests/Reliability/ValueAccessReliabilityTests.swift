@@ -167,6 +167,14 @@ struct Swift5ClientTests {
         #expect(result.builtinRoundTrips)
     }
 
+    @Test("A Swift 5 client lends values to a stored visitor closure, and store elements in place")
+    func swift5StoredVisitorAndInPlace() throws {
+        let result = try Swift5Client.lendToStoredVisitorAndInPlace()
+        let values: [Any] = [Point(x: 1, y: 2), BaseClass(baseValue: 1, baseName: "base"), WideValue(), "no"]
+        #expect(result.visited == values.map { ($0 as? any Describable)?.describe() })
+        #expect(result.stored == [Point(x: 3, y: 4).describe(), Point(x: 5, y: 6).describe()])
+    }
+
     @Test("A Swift 5 client opens values in Any, reads a constrained existential's container and names its metatype")
     func swift5OpenContentsAndNames() async {
         // Naming the metatype crashes the runtime's own printer, so this runs in a child process.
