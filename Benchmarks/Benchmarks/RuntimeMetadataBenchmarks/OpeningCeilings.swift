@@ -75,6 +75,17 @@ func openingCeilingBenchmarks(_ warm: Benchmark.Configuration) {
 @inline(never)
 func drawTwice<D: Drawable>(_ drawable: D) -> Int { drawable.draw() &* 2 }
 
+/// Rows that count retains, releases and allocations instead of timing: the counting hooks
+/// slow every retain, so timed rows do not count.
+func retainCounting() -> Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: [.retainCount, .releaseCount, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        maxDuration: .seconds(1),
+        maxIterations: 200
+    )
+}
+
 /// Retains and releases per opening, counted in rows of their own (the counting hooks slow
 /// every retain, so the timed rows do not count): `withOpened` documents that it lends the
 /// value without a copy, to a closure literal and to a stored visitor closure alike. The values
@@ -82,12 +93,7 @@ func drawTwice<D: Drawable>(_ drawable: D) -> Int { drawable.draw() &* 2 }
 /// would be retained by a copy (500 retains per 1,000 openings, before the view was lent by an
 /// `inout` access).
 func lendingRetainBenchmarks() {
-    let counted = Benchmark.Configuration(
-        metrics: [.retainCount, .releaseCount, .mallocCountTotal],
-        timeUnits: .nanoseconds,
-        maxDuration: .seconds(1),
-        maxIterations: 200
-    )
+    let counted = retainCounting()
     let drawable = try! ProtocolDescriptor((any Drawable).self)
     let values: [Any] = hidden([Circle(radius: 3), Badge(), Marker.ring(2), Poster()])
     let visitor = hidden(makeVisitor())
@@ -144,12 +150,7 @@ func weightsSubscripted<Element: Weighted>(_ elements: ContiguousArray<Element>,
 /// Retains of reading a requirement from stored elements in unspecialized code (counted, not
 /// timed): checked at zero for `InPlace`, and the subscript's copy beside it.
 func elementRetainBenchmarks() {
-    let counted = Benchmark.Configuration(
-        metrics: [.retainCount, .releaseCount, .mallocCountTotal],
-        timeUnits: .nanoseconds,
-        maxDuration: .seconds(1),
-        maxIterations: 200
-    )
+    let counted = retainCounting()
     let parcels = ContiguousArray((0..<4).map { _ in Parcel() })
     Benchmark("Lending.element.retains.warm", configuration: counted) { benchmark in
         var counter = 0

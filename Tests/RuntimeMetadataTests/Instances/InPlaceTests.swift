@@ -63,6 +63,9 @@ struct InPlaceTests {
         let tuples = ContiguousArray((0..<8).map { (UInt8($0), "t\($0)", [Double($0)]) })
         let nested: ContiguousArray<Any> = [inPlaceNested(1), inPlaceNested(50), inPlaceNested(300)]
         let bytes = ContiguousArray<UInt8>(0..<255)
+        let shapes = ContiguousArray([Shape.point, Shape.circle(radius: 2), Shape.point])
+        let offsets = [1, 7, -3]
+        let closures = ContiguousArray(offsets.map { offset in { (x: Int) in x + offset } })
 
         let cases: [(inPlace: [String], subscripted: [String])] = [
             inPlaceReadings(objects) { describe(ObjectIdentifier($0)) },
@@ -72,6 +75,8 @@ struct InPlaceTests {
             inPlaceReadings(tuples, describe: describe),
             inPlaceReadings(nested, describe: describe),
             inPlaceReadings(bytes, describe: describe),
+            inPlaceReadings(shapes, describe: describe),
+            inPlaceReadings(closures) { String($0(100)) },
         ]
         for (inPlace, subscripted) in cases {
             #expect(inPlace == subscripted)

@@ -19,6 +19,7 @@
 @usableFromInline
 struct ContiguousArrayStorageLayout {
     /// Whether this platform's arrays are always native, with the layout above.
+    @inlinable
     static var isAvailable: Bool {
         #if canImport(ObjectiveC)
         false
@@ -37,7 +38,15 @@ struct ContiguousArrayStorageLayout {
     static var unalignedElementsOffset: Int { 4 * MemoryLayout<UInt>.size }
 
     /// The storage object an array value refers to.
+    @usableFromInline
     let object: UnsafeRawPointer
+
+    /// The storage of an array, from its storage object.
+    /// - Parameter object: The object an `Array` or `ContiguousArray` value refers to.
+    @inlinable
+    init(object: UnsafeRawPointer) {
+        unsafe self.object = object
+    }
 
     /// Reads the storage of the array at `address`.
     /// - Parameter address: The address of an `Array` or `ContiguousArray` value: one word, the
@@ -54,6 +63,7 @@ struct ContiguousArrayStorageLayout {
     /// - Parameter alignmentMask: The element type's alignment less one (its value witnesses'
     ///   `flags & alignmentMask`).
     /// - Returns: The address, rounded up from the end of the body to the element's alignment.
+    @inlinable
     func elements(alignmentMask: Int) -> UnsafeRawPointer {
         unsafe object + ((Self.unalignedElementsOffset + alignmentMask) & ~alignmentMask)
     }

@@ -67,22 +67,22 @@ enum BorrowedElement {
         at index: Int,
         to body: (borrowing Element) throws(Failure) -> R
     ) throws(Failure) -> R {
-        #if canImport(ObjectiveC)
-        // The storage class derives from an Objective-C class there; its buffer is not read.
-        return try unsafe elements.withUnsafeBufferPointer { (buffer) throws(Failure) -> R in
-            try unsafe lend(buffer, at: index, to: body)
+        guard unsafe ContiguousArrayStorageLayout.isAvailable else {
+            // With Objective-C interoperability the storage class derives from an Objective-C
+            // class; its buffer is not read there.
+            return try unsafe elements.withUnsafeBufferPointer { (buffer) throws(Failure) -> R in
+                try unsafe lend(buffer, at: index, to: body)
+            }
         }
-        #else
+        // The array's one word is its storage object.
         let object = unsafe withUnsafePointer(to: elements) {
             unsafe UnsafeRawPointer($0).load(as: UnsafeRawPointer.self)
         }
-        let alignmentMask = MemoryLayout<Element>.alignment - 1
-        let first =
-            unsafe object + ((ContiguousArrayStorageLayout.unalignedElementsOffset + alignmentMask) & ~alignmentMask)
+        let first = unsafe ContiguousArrayStorageLayout(object: object)
+            .elements(alignmentMask: MemoryLayout<Element>.alignment - 1)
         let element = unsafe UnsafeMutableRawPointer(mutating: first + index * MemoryLayout<Element>.stride)
             .assumingMemoryBound(to: Element.self)
         return try unsafe pass(&element.pointee, to: body)
-        #endif
     }
 
     /// Lends the element at `index` of an array.
