@@ -110,12 +110,18 @@ enum RuntimeEntryPoints {
     }
 
     /// Calls a metadata access function with key arguments.
+    ///
+    /// The function's address was read from a type descriptor, so it is called only when an
+    /// allow-list admits it: an executable segment of an image the dynamic loader has loaded
+    /// (`cmd_isLoadedCode`, CMetadata/include/CMDLoadedCode.h). Any other address, inside an
+    /// image read from a file, just outside one, or anywhere a forged relative pointer leads,
+    /// is refused with `nil`.
     /// - Parameters:
     ///   - function: The access function.
     ///   - arguments: The key arguments.
     /// - Returns: Complete metadata, or `nil`.
     static func callAccessFunction(_ function: UnsafeRawPointer, arguments: [UInt]) -> UnsafeRawPointer? {
-        guard unsafe !isInReadImage(function) else { return nil }
+        guard unsafe cmd_isLoadedCode(function) else { return nil }
         let response = unsafe arguments.withUnsafeBufferPointer { buffer in
             unsafe buffer.withMemoryRebound(to: UnsafeRawPointer?.self) { rebound in
                 unsafe cmd_callMetadataAccessFunction(function, 0, arguments.count, rebound.baseAddress)
