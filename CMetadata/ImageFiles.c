@@ -1,8 +1,8 @@
 // ImageFiles.c
 //
-// ELF implementation of CMDImageFile.h: maps an image file's loadable segments the way the
+// ELF implementation of CMDImageFile.h: places an image file's loadable segments the way the
 // dynamic loader would (glibc elf/dl-map-segments.h: one reservation, each PT_LOAD at its
-// offset from the first), applies the relocations that fill pointer slots (the ELF x86-64 and
+// offset from the first), copying their bytes rather than mapping the file, applies the relocations that fill pointer slots (the ELF x86-64 and
 // AArch64 psABIs' RELATIVE, GLOB_DAT and 64-bit absolute kinds, and the generic DT_RELR packed
 // form), and never runs or hands anything to the loader. Every structure read from the file is
 // checked against the file's size and the segments first. Structures mirror `Elf64_Ehdr`,
@@ -53,6 +53,13 @@ typedef struct CMDMappedFile {
     /// The field descriptors a walk of `swift5_fieldmd` finds, in address order.
     uintptr_t *fieldDescriptors;
     size_t fieldDescriptorCount;
+    /// The file as it was read, to give the same mapping to a read of the unchanged file.
+    dev_t device;
+    ino_t inode;
+    off_t size;
+    struct timespec modified, changed;
+    /// What the read returned.
+    CMDImageFile image;
 } CMDMappedFile;
 
 static CMDMappedFile mappedFiles[CMD_MAXIMUM_FILES];
@@ -231,7 +238,9 @@ static uintptr_t *walkFieldDescriptors(CMDSectionRange section, size_t *count) {
 }
 
 static int32_t registerMapping(const char *path, uintptr_t start, uintptr_t imageEnd, uintptr_t end,
-                               uintptr_t base, Externals *externals, CMDSectionRange fieldMetadata) {
+                               uintptr_t base, Externals *externals, const struct stat *status,
+                               const CMDImageFile *image) {
+    CMDSectionRange fieldMetadata = image->sections[CMDImageFileSectionFieldMetadata];
     pthread_mutex_lock(&mappedFileLock);
     size_t index = atomic_load_explicit(&mappedFileCount, memory_order_relaxed);
     int32_t handle = -1;
@@ -240,7 +249,10 @@ static int32_t registerMapping(const char *path, uintptr_t start, uintptr_t imag
         size_t fieldDescriptorCount = 0;
         uintptr_t *fieldDescriptors = walkFieldDescriptors(fieldMetadata, &fieldDescriptorCount);
         mappedFiles[index] = (CMDMappedFile){start, imageEnd, end, base, copy, externals->slots, externals->names,
-                                             externals->count, fieldDescriptors, fieldDescriptorCount};
+                                             externals->count, fieldDescriptors, fieldDescriptorCount,
+                                             status->st_dev, status->st_ino, status->st_size, status->st_mtim,
+                                             status->st_ctim, *image};
+        mappedFiles[index].image.handle = (int32_t)index;
         atomic_store_explicit(&mappedFileCount, index + 1, memory_order_release);
         handle = (int32_t)index;
     } else {
@@ -256,28 +268,25 @@ static const char *const sectionNames[CMDImageFileSectionCount] = {
     "swift5_type_metadata_2", "swift5_typeref", "swift5_reflstr",
 };
 
-static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDImageFile *result);
+/// What the headers of an ELF file say, parsed once: the loadable segments, the dynamic
+/// segment, `.got` and the Swift sections. Tables sized by the file's header counts live on
+/// the heap, never on the stack.
+typedef struct ELFLayout {
+    Elf64_Ehdr header;
+    RelocationKinds kinds;
+    Segment *segments;
+    size_t segmentCount;
+    /// The page-aligned lowest address and the end of the highest loadable segment.
+    uint64_t low, high;
+    uint64_t dynamicAddress, dynamicSize;
+    uint64_t gotAddress, gotSize;
+    uint64_t sectionAddresses[CMDImageFileSectionCount], sectionSizes[CMDImageFileSectionCount];
+} ELFLayout;
 
-bool cmd_readImageFile(const char *path, CMDImageFile *result) {
-    memset(result, 0, sizeof(*result));
-    result->handle = -1;
-    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
-    if (descriptor < 0) {
-        return fail(result, CMDImageFileStatusUnreadable, 0, "cannot open the file: %s", strerror(errno));
-    }
-    struct stat status;
-    if (fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode)) {
-        close(descriptor);
-        return fail(result, CMDImageFileStatusUnreadable, 0, "not a regular file");
-    }
-    pthread_mutex_lock(&readLock);
-    bool mapped = readMapped(descriptor, (uint64_t)status.st_size, path, result);
-    pthread_mutex_unlock(&readLock);
-    close(descriptor);
-    return mapped;
-}
-
-static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDImageFile *result) {
+/// Parses the ELF header, the program headers and the section headers, checking each against
+/// the file's size; on success `layout->segments` must be freed.
+static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CMDImageFile *result) {
+    memset(layout, 0, sizeof(*layout));
     Elf64_Ehdr header;
     if (fileSize < 4) return fail(result, CMDImageFileStatusNotELF, 0, "the file is %llu bytes", (unsigned long long)fileSize);
     if (!readAt(descriptor, fileSize, 0, &header, 4, "the ELF identification", result)) return false;
@@ -288,11 +297,10 @@ static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDI
     if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_ident[EI_DATA] != ELFDATA2LSB) {
         return fail(result, CMDImageFileStatusUnsupported, 4, "not a 64-bit little-endian ELF file");
     }
-    RelocationKinds kinds;
     if (header.e_machine == EM_X86_64) {
-        kinds = (RelocationKinds){R_X86_64_RELATIVE, R_X86_64_GLOB_DAT, R_X86_64_64};
+        layout->kinds = (RelocationKinds){R_X86_64_RELATIVE, R_X86_64_GLOB_DAT, R_X86_64_64};
     } else if (header.e_machine == EM_AARCH64) {
-        kinds = (RelocationKinds){R_AARCH64_RELATIVE, R_AARCH64_GLOB_DAT, R_AARCH64_ABS64};
+        layout->kinds = (RelocationKinds){R_AARCH64_RELATIVE, R_AARCH64_GLOB_DAT, R_AARCH64_ABS64};
     } else {
         return fail(result, CMDImageFileStatusUnsupported, 0x12, "machine %u is not x86-64 or AArch64",
                     header.e_machine);
@@ -309,55 +317,84 @@ static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDI
         return fail(result, CMDImageFileStatusMalformed, 0x28,
                     "the section headers are missing or invalid (e_shoff, e_shentsize, e_shnum, e_shstrndx)");
     }
+    layout->header = header;
 
-    // Program headers: the loadable segments and the dynamic segment.
-    Elf64_Phdr programs[header.e_phnum];
-    if (!readAt(descriptor, fileSize, header.e_phoff, programs, sizeof(programs), "the program headers", result)) {
+    // Program headers: the loadable segments and the dynamic segment. Both tables are sized by
+    // e_phnum (up to 65,535 entries, 3.6 MB): on the heap.
+    size_t programsSize = (size_t)header.e_phnum * sizeof(Elf64_Phdr);
+    Elf64_Phdr *programs = malloc(programsSize);
+    Segment *segments = malloc((size_t)header.e_phnum * sizeof(Segment));
+    if (!programs || !segments) {
+        free(programs);
+        free(segments);
+        return fail(result, CMDImageFileStatusMapFailed, 0, "out of memory");
+    }
+    if (!readAt(descriptor, fileSize, header.e_phoff, programs, programsSize, "the program headers", result)) {
+        free(programs);
+        free(segments);
         return false;
     }
-    Segment segments[header.e_phnum];
     size_t segmentCount = 0;
-    uint64_t low = UINT64_MAX, high = 0, dynamicAddress = 0, dynamicSize = 0;
+    uint64_t low = UINT64_MAX, high = 0;
     const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    for (size_t index = 0; index < header.e_phnum; index++) {
+    bool valid = true;
+    for (size_t index = 0; index < header.e_phnum && valid; index++) {
         const Elf64_Phdr *program = &programs[index];
         uint64_t at = header.e_phoff + index * sizeof(Elf64_Phdr);
         if (program->p_type == PT_DYNAMIC) {
-            dynamicAddress = program->p_vaddr;
-            dynamicSize = program->p_filesz;
+            layout->dynamicAddress = program->p_vaddr;
+            layout->dynamicSize = program->p_filesz;
         }
         if (program->p_type != PT_LOAD) continue;
         if (program->p_vaddr > CMD_LARGEST_VALUE || program->p_memsz > CMD_LARGEST_VALUE ||
             program->p_offset > CMD_LARGEST_VALUE || program->p_filesz > program->p_memsz) {
-            return fail(result, CMDImageFileStatusMalformed, at,
-                        "program header %zu: p_vaddr, p_offset, p_filesz or p_memsz is invalid", index);
+            valid = fail(result, CMDImageFileStatusMalformed, at,
+                         "program header %zu: p_vaddr, p_offset, p_filesz or p_memsz is invalid", index);
+        } else if (program->p_offset + program->p_filesz > fileSize) {
+            valid = fail(result, CMDImageFileStatusTruncated, program->p_offset + program->p_filesz,
+                         "loadable segment %zu ends at offset 0x%llx, past the file's end", index,
+                         (unsigned long long)(program->p_offset + program->p_filesz));
+        } else {
+            segments[segmentCount++] = (Segment){program->p_vaddr, program->p_memsz, program->p_offset, program->p_filesz};
+            uint64_t start = program->p_vaddr & ~(page - 1);
+            if (start < low) low = start;
+            if (program->p_vaddr + program->p_memsz > high) high = program->p_vaddr + program->p_memsz;
         }
-        if (program->p_offset + program->p_filesz > fileSize) {
-            return fail(result, CMDImageFileStatusTruncated, program->p_offset + program->p_filesz,
-                        "loadable segment %zu ends at offset 0x%llx, past the file's end", index,
-                        (unsigned long long)(program->p_offset + program->p_filesz));
-        }
-        segments[segmentCount++] = (Segment){program->p_vaddr, program->p_memsz, program->p_offset, program->p_filesz};
-        uint64_t start = program->p_vaddr & ~(page - 1);
-        if (start < low) low = start;
-        if (program->p_vaddr + program->p_memsz > high) high = program->p_vaddr + program->p_memsz;
     }
-    if (segmentCount == 0) return fail(result, CMDImageFileStatusMalformed, 0x20, "the file has no loadable segment");
+    free(programs);
+    layout->segments = segments;
+    layout->segmentCount = segmentCount;
+    layout->low = low;
+    layout->high = high;
+    if (!valid) {
+        free(segments);
+        return false;
+    }
+    if (segmentCount == 0) {
+        free(segments);
+        return fail(result, CMDImageFileStatusMalformed, 0x20, "the file has no loadable segment");
+    }
     if (high - low > CMD_LARGEST_SPAN) {
+        free(segments);
         return fail(result, CMDImageFileStatusMalformed, 0x20, "the loadable segments span more than 4 GiB");
     }
 
     // Section headers: the Swift sections, and `.got`.
     Elf64_Shdr *sections = malloc((size_t)header.e_shnum * sizeof(Elf64_Shdr));
-    if (!sections) return fail(result, CMDImageFileStatusMapFailed, 0, "out of memory");
+    if (!sections) {
+        free(segments);
+        return fail(result, CMDImageFileStatusMapFailed, 0, "out of memory");
+    }
     if (!readAt(descriptor, fileSize, header.e_shoff, sections, (size_t)header.e_shnum * sizeof(Elf64_Shdr),
                 "the section headers", result)) {
         free(sections);
+        free(segments);
         return false;
     }
     const Elf64_Shdr *names = &sections[header.e_shstrndx];
     if (names->sh_size > (1 << 24) || names->sh_offset > fileSize) {
         free(sections);
+        free(segments);
         return fail(result, CMDImageFileStatusMalformed, header.e_shoff + header.e_shstrndx * sizeof(Elf64_Shdr),
                     "the section name table's header is invalid");
     }
@@ -366,107 +403,79 @@ static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDI
                               "the section name table", result)) {
         free(nameTable);
         free(sections);
+        free(segments);
         return nameTable ? false : fail(result, CMDImageFileStatusMapFailed, 0, "out of memory");
     }
     nameTable[names->sh_size] = 0;
     bool anySwift = false;
-    uint64_t gotAddress = 0, gotSize = 0;
-    uint64_t sectionAddresses[CMDImageFileSectionCount] = {0}, sectionSizes[CMDImageFileSectionCount] = {0};
-    for (size_t index = 0; index < header.e_shnum; index++) {
+    for (size_t index = 0; index < header.e_shnum && valid; index++) {
         const Elf64_Shdr *section = &sections[index];
         if (section->sh_name >= names->sh_size) continue;
         const char *name = nameTable + section->sh_name;
         uint64_t at = header.e_shoff + index * sizeof(Elf64_Shdr);
         if (strcmp(name, ".got") == 0 && inSegments(segments, segmentCount, section->sh_addr, section->sh_size)) {
-            gotAddress = section->sh_addr;
-            gotSize = section->sh_size;
+            layout->gotAddress = section->sh_addr;
+            layout->gotSize = section->sh_size;
         }
         for (size_t kind = 0; kind < CMDImageFileSectionCount; kind++) {
             if (strcmp(name, sectionNames[kind]) != 0) continue;
             if (section->sh_addr > CMD_LARGEST_VALUE || section->sh_size > CMD_LARGEST_VALUE ||
                 !inSegments(segments, segmentCount, section->sh_addr, section->sh_size)) {
-                fail(result, CMDImageFileStatusMalformed, at,
-                     "section %s (header %zu) lies outside the loadable segments", name, index);
-                free(nameTable);
-                free(sections);
-                return false;
+                valid = fail(result, CMDImageFileStatusMalformed, at,
+                             "section %s (header %zu) lies outside the loadable segments", name, index);
+                break;
             }
-            sectionAddresses[kind] = section->sh_addr;
-            sectionSizes[kind] = section->sh_size;
+            layout->sectionAddresses[kind] = section->sh_addr;
+            layout->sectionSizes[kind] = section->sh_size;
             anySwift = true;
         }
         if (strncmp(name, "swift5_", 7) == 0) anySwift = true;
     }
     free(nameTable);
     free(sections);
-    if (!anySwift) return fail(result, CMDImageFileStatusNotSwift, 0, "the file has no swift5_ sections");
+    if (valid && !anySwift) valid = fail(result, CMDImageFileStatusNotSwift, 0, "the file has no swift5_ sections");
+    if (!valid) free(segments);
+    return valid;
+}
 
+/// Copies the loadable segments of a parsed file into the arena, applies its relocations and
+/// registers the mapping. The segments are copied, not mapped from the file: a file truncated
+/// or rewritten while an image holds it cannot fault a later read (a private file mapping
+/// raises SIGBUS on a page past the file's new end), and nothing of the copy is executable.
+static bool mapLayout(int descriptor, uint64_t fileSize, const char *path, const ELFLayout *layout,
+                      const struct stat *status, CMDImageFile *result) {
+    const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     // The reservation: guard, segments, stand-in area, guard. The stand-in area's writable
     // part is sized once the externals are counted.
-    uint64_t span = (high - low + page - 1) & ~(page - 1);
+    uint64_t span = (layout->high - layout->low + page - 1) & ~(page - 1);
     size_t total = (size_t)(span + CMD_STAND_IN_LIMIT);
     uintptr_t reservation = arenaPlace(total);
     if (reservation == 0) {
         return fail(result, CMDImageFileStatusMapFailed, 0, "cannot reserve address space: %s", strerror(errno));
     }
     uintptr_t start = reservation;
-    uintptr_t bias = start - (uintptr_t)low;
+    uintptr_t bias = start - (uintptr_t)layout->low;
     if (mprotect((void *)start, (size_t)span, PROT_READ | PROT_WRITE) != 0) {
         arenaClear(reservation, total);
         return fail(result, CMDImageFileStatusMapFailed, 0, "cannot map the segments: %s", strerror(errno));
     }
-    for (size_t index = 0; index < segmentCount; index++) {
-        const Segment *segment = &segments[index];
+    for (size_t index = 0; index < layout->segmentCount; index++) {
+        const Segment *segment = &layout->segments[index];
         if (segment->fileSize == 0) continue;
-        uint64_t pageOffset = segment->address & (page - 1);
-        bool mapped = false;
-        if ((segment->fileOffset & (page - 1)) == pageOffset) {
-            // Private, writable file pages: the relocations below dirty only the pages they touch.
-            void *target = (void *)(bias + segment->address - pageOffset);
-            size_t length = (size_t)(segment->fileSize + pageOffset);
-            mapped = mmap(target, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, descriptor,
-                          (off_t)(segment->fileOffset - pageOffset)) != MAP_FAILED;
-            if (mapped) {
-                // The rest of the last page holds the file's next bytes; the segment's memory is zero there.
-                uint64_t end = segment->address + segment->fileSize;
-                uint64_t pageEnd = (end + page - 1) & ~(page - 1);
-                memset((void *)(bias + end), 0, (size_t)(pageEnd - end));
-            }
-        }
-        if (!mapped && !readAt(descriptor, fileSize, segment->fileOffset, (void *)(bias + segment->address),
-                               (size_t)segment->fileSize, "a loadable segment", result)) {
+        if (!readAt(descriptor, fileSize, segment->fileOffset, (void *)(bias + segment->address),
+                    (size_t)segment->fileSize, "a loadable segment", result)) {
             arenaClear(reservation, total);
             return false;
-        }
-    }
-    // Segments that share a page: a later one's mapping replaced the earlier one's tail, so
-    // read every segment's bytes once more over the pages they share.
-    for (size_t index = 0; index < segmentCount; index++) {
-        const Segment *segment = &segments[index];
-        for (size_t other = 0; other < segmentCount; other++) {
-            if (other == index || segments[other].fileSize == 0) continue;
-            uint64_t otherPage = segments[other].address & ~(page - 1);
-            uint64_t end = segment->address + segment->fileSize;
-            if (segment->fileSize > 0 && otherPage < end && otherPage + page > segment->address &&
-                segments[other].address > segment->address) {
-                uint64_t from = otherPage > segment->address ? otherPage : segment->address;
-                uint64_t to = end < otherPage + page ? end : otherPage + page;
-                if (to > from && !readAt(descriptor, fileSize, segment->fileOffset + (from - segment->address),
-                                         (void *)(bias + from), (size_t)(to - from), "a loadable segment", result)) {
-                    arenaClear(reservation, total);
-                    return false;
-                }
-            }
         }
     }
 
     // Relocations, from the dynamic segment as the loader reads them.
     Externals externals = {0};
     Symbols symbols = {0};
-    if (dynamicAddress != 0 && dynamicSize >= sizeof(Elf64_Dyn) &&
-        inSegments(segments, segmentCount, dynamicAddress, dynamicSize)) {
-        const Elf64_Dyn *dynamic = (const Elf64_Dyn *)(bias + dynamicAddress);
-        size_t entries = (size_t)(dynamicSize / sizeof(Elf64_Dyn));
+    if (layout->dynamicAddress != 0 && layout->dynamicSize >= sizeof(Elf64_Dyn) &&
+        inSegments(layout->segments, layout->segmentCount, layout->dynamicAddress, layout->dynamicSize)) {
+        const Elf64_Dyn *dynamic = (const Elf64_Dyn *)(bias + layout->dynamicAddress);
+        size_t entries = (size_t)(layout->dynamicSize / sizeof(Elf64_Dyn));
         uint64_t rela = 0, relaSize = 0, relr = 0, relrSize = 0;
         uint64_t symbolTable = 0, stringTable = 0, stringSize = 0;
         for (size_t index = 0; index < entries && dynamic[index].d_tag != DT_NULL; index++) {
@@ -484,29 +493,29 @@ static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDI
             default: break;
             }
         }
-        if (symbolTable && stringTable && inSegments(segments, segmentCount, stringTable, stringSize) &&
-            inSegments(segments, segmentCount, symbolTable, sizeof(Elf64_Sym))) {
+        if (symbolTable && stringTable && inSegments(layout->segments, layout->segmentCount, stringTable, stringSize) &&
+            inSegments(layout->segments, layout->segmentCount, symbolTable, sizeof(Elf64_Sym))) {
             symbols.table = (const Elf64_Sym *)(bias + symbolTable);
             symbols.strings = (const char *)(bias + stringTable);
             symbols.stringsSize = (size_t)stringSize;
             // The table's length is not recorded; it ends where its segment's file bytes do,
             // and relocations name indices below that.
-            for (size_t index = 0; index < segmentCount; index++) {
-                const Segment *segment = &segments[index];
+            for (size_t index = 0; index < layout->segmentCount; index++) {
+                const Segment *segment = &layout->segments[index];
                 if (symbolTable >= segment->address && symbolTable < segment->address + segment->memorySize) {
                     symbols.count = (size_t)((segment->address + segment->memorySize - symbolTable) / sizeof(Elf64_Sym));
                 }
             }
         }
-        if (rela && relaSize && inSegments(segments, segmentCount, rela, relaSize)) {
+        if (rela && relaSize && inSegments(layout->segments, layout->segmentCount, rela, relaSize)) {
             const Elf64_Rela *relocations = (const Elf64_Rela *)(bias + rela);
             for (size_t index = 0; index < relaSize / sizeof(Elf64_Rela); index++) {
-                if (!applyRelocation(&relocations[index], bias, segments, segmentCount, &kinds, &symbols, &externals)) {
+                if (!applyRelocation(&relocations[index], bias, layout->segments, layout->segmentCount, &layout->kinds, &symbols, &externals)) {
                     break;
                 }
             }
         }
-        if (relr && relrSize && inSegments(segments, segmentCount, relr, relrSize)) {
+        if (relr && relrSize && inSegments(layout->segments, layout->segmentCount, relr, relrSize)) {
             // DT_RELR: an even entry is an address to relocate; an odd one a bitmap of the 63
             // words after the last address (generic ABI, "Relative relocation table").
             const uint64_t *entries = (const uint64_t *)(bias + relr);
@@ -515,12 +524,12 @@ static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDI
                 uint64_t entry = entries[index];
                 if ((entry & 1) == 0) {
                     where = entry;
-                    if (inSegments(segments, segmentCount, where, 8)) *(uintptr_t *)(bias + where) += bias;
+                    if (inSegments(layout->segments, layout->segmentCount, where, 8)) *(uintptr_t *)(bias + where) += bias;
                     where += 8;
                 } else {
                     for (uint64_t bit = 1; bit < 64; bit++) {
                         uint64_t at = where + (bit - 1) * 8;
-                        if ((entry >> bit) & 1 && inSegments(segments, segmentCount, at, 8)) {
+                        if ((entry >> bit) & 1 && inSegments(layout->segments, layout->segmentCount, at, 8)) {
                             *(uintptr_t *)(bias + at) += bias;
                         }
                     }
@@ -529,16 +538,17 @@ static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDI
             }
         }
     }
-    if (header.e_type == ET_EXEC && gotSize >= 8) {
+    if (layout->header.e_type == ET_EXEC && layout->gotSize >= 8) {
         // A fixed-address executable's GOT holds link-time addresses without relocations.
-        uintptr_t *words = (uintptr_t *)(bias + gotAddress);
-        for (size_t index = 0; index < gotSize / 8; index++) {
-            if (words[index] >= low && words[index] < high) words[index] += bias;
+        uintptr_t *words = (uintptr_t *)(bias + layout->gotAddress);
+        for (size_t index = 0; index < layout->gotSize / 8; index++) {
+            if (words[index] >= layout->low && words[index] < layout->high) words[index] += bias;
         }
     }
     for (size_t kind = 0; kind < CMDImageFileSectionCount; kind++) {
-        if (sectionSizes[kind] == 0) continue;
-        result->sections[kind] = (CMDSectionRange){bias + (uintptr_t)sectionAddresses[kind], (size_t)sectionSizes[kind]};
+        if (layout->sectionSizes[kind] == 0) continue;
+        result->sections[kind] =
+            (CMDSectionRange){bias + (uintptr_t)layout->sectionAddresses[kind], (size_t)layout->sectionSizes[kind]};
     }
     // A stand-in takes a few hundred bytes at most (its names and its parents').
     size_t standInCapacity = externals.count * 1024 + 65536;
@@ -551,24 +561,71 @@ static bool readMapped(int descriptor, uint64_t fileSize, const char *path, CMDI
         return fail(result, CMDImageFileStatusMapFailed, 0, "cannot map the stand-in area: %s", strerror(errno));
     }
     uintptr_t end = start + (uintptr_t)span + standInCapacity;
-    int32_t handle = registerMapping(path, start, start + (uintptr_t)span, end, bias, &externals,
-                                     result->sections[CMDImageFileSectionFieldMetadata]);
-    if (handle < 0) {
-        free(externals.slots);
-        free(externals.names);
-        arenaClear(reservation, total);
-        return fail(result, CMDImageFileStatusMapFailed, 0, "more than %d image files are read", CMD_MAXIMUM_FILES);
-    }
-    arenaNext = end;
     result->status = CMDImageFileStatusMapped;
-    result->handle = handle;
     result->base = bias;
     result->start = start;
     result->end = end;
     result->standInArea = start + (uintptr_t)span;
     result->standInCapacity = standInCapacity;
     result->externalCount = externals.count;
+    int32_t handle = registerMapping(path, start, start + (uintptr_t)span, end, bias, &externals, status, result);
+    if (handle < 0) {
+        free(externals.slots);
+        free(externals.names);
+        arenaClear(reservation, total);
+        memset(result->sections, 0, sizeof(result->sections));
+        return fail(result, CMDImageFileStatusMapFailed, 0, "more than %d image files are read", CMD_MAXIMUM_FILES);
+    }
+    arenaNext = end;
+    result->handle = handle;
     return true;
+}
+
+/// The published mapping of a file that has not changed since it was read: the same device,
+/// inode, size, modification and status-change times.
+static const CMDMappedFile *_Nullable unchangedMapping(const struct stat *status) {
+    size_t count = atomic_load_explicit(&mappedFileCount, memory_order_acquire);
+    for (size_t index = 0; index < count; index++) {
+        const CMDMappedFile *file = &mappedFiles[index];
+        if (file->device == status->st_dev && file->inode == status->st_ino && file->size == status->st_size &&
+            file->modified.tv_sec == status->st_mtim.tv_sec && file->modified.tv_nsec == status->st_mtim.tv_nsec &&
+            file->changed.tv_sec == status->st_ctim.tv_sec && file->changed.tv_nsec == status->st_ctim.tv_nsec) {
+            return file;
+        }
+    }
+    return NULL;
+}
+
+bool cmd_readImageFile(const char *path, CMDImageFile *result) {
+    memset(result, 0, sizeof(*result));
+    result->handle = -1;
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) {
+        return fail(result, CMDImageFileStatusUnreadable, 0, "cannot open the file: %s", strerror(errno));
+    }
+    struct stat status;
+    if (fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode)) {
+        close(descriptor);
+        return fail(result, CMDImageFileStatusUnreadable, 0, "not a regular file");
+    }
+    pthread_mutex_lock(&readLock);
+    const CMDMappedFile *earlier = unchangedMapping(&status);
+    bool mapped;
+    if (earlier) {
+        *result = earlier->image;
+        result->reused = true;
+        mapped = true;
+    } else {
+        ELFLayout layout;
+        mapped = parseLayout(descriptor, (uint64_t)status.st_size, &layout, result);
+        if (mapped) {
+            mapped = mapLayout(descriptor, (uint64_t)status.st_size, path, &layout, &status, result);
+            free(layout.segments);
+        }
+    }
+    pthread_mutex_unlock(&readLock);
+    close(descriptor);
+    return mapped;
 }
 
 static const CMDMappedFile *_Nullable mappedFile(int32_t handle) {

@@ -1,8 +1,8 @@
 // CMDImageFile.h
 //
 // Reading an image file's Swift metadata without loading it: the file's loadable segments are
-// mapped at their relative addresses inside a reserved region, and its relocations applied to
-// the private copy, so that the relative pointers of its records resolve as they do in a loaded
+// copied to their relative addresses inside a reserved region, and its relocations applied to
+// the copy, so that the relative pointers of its records resolve as they do in a loaded
 // image. No code of the file runs and the dynamic loader never sees it (the DocC article
 // "Understanding the ABI layer", "Images read from files").
 
@@ -65,6 +65,9 @@ typedef struct CMDImageFile {
     size_t externalCount;
     /// The Swift sections, mapped (`CMDImageFileSection` order); a missing one has start 0.
     CMDSectionRange sections[7];
+    /// Whether this is the mapping of an earlier read of the same, unchanged file (its
+    /// stand-ins are written already).
+    bool reused;
     /// For a failure: the file offset it concerns (or 0).
     uint64_t offset;
     /// For a failure: what is wrong, NUL-terminated, naming the structure or section.
@@ -73,16 +76,19 @@ typedef struct CMDImageFile {
 
 /// Maps an ELF file's loadable segments for reading, without loading it.
 ///
-/// The segments are mapped private at `base` + their virtual addresses, in an arena of
-/// zero-filled, read-only pages that extends at least 2 GiB and 1 MiB beyond every image placed
-/// in it, so that every 32-bit relative pointer stored in the file, followed, lands in readable
+/// The segments' bytes are copied (not mapped from the file, so that a file truncated or
+/// rewritten while it is held cannot fault a read) to `base` + their virtual addresses, in an
+/// arena of zero-filled, read-only pages that extends at least 2 GiB and 1 MiB beyond every
+/// image placed in it, so that every 32-bit relative pointer stored in the file, followed, lands in readable
 /// memory. Files are read one at a time.
 /// Relocations (`DT_RELA`, `DT_RELR`) are applied to the private copy: relative ones and those
 /// naming a symbol the file defines point into the mapping; a slot naming a symbol the file
 /// does not define is left 0 and listed as external. A non-position-independent executable's
 /// `.got` words that hold addresses of the file are rebased. The mapping stays for the life of
 /// the process and is registered, so that `cmd_imageBase` and `cmd_imagePath` answer for
-/// addresses inside it.
+/// addresses inside it. Reading a file again that has not changed since (the same device,
+/// inode, size, modification and status-change times) returns the same mapping, with
+/// `reused` set. No table sized by the file's header counts is put on the stack.
 /// - Parameters:
 ///   - path: The file.
 ///   - result: Receives the mapping or the reason for the failure.

@@ -8,6 +8,7 @@
 // stand-in area. Nothing here runs code of the file or gives it to the dynamic loader.
 
 internal import CMetadata
+import Synchronization
 
 /// Why an image file could not be read.
 struct ImageFileReadFailure: Error, Sendable {
@@ -29,6 +30,15 @@ extension ImageSections {
     /// - Returns: The file's sections, mapped.
     /// - Throws: ``ImageFileReadFailure``.
     static func read(path: String) throws(ImageFileReadFailure) -> ImageSections {
+        // One read at a time, stand-ins included: a read of the same file from another thread
+        // reuses the mapping (`reused`) and must find its stand-ins written.
+        try unsafe readLock.withLock { _ throws(ImageFileReadFailure) in try unsafe readLocked(path: path) }
+    }
+
+    /// Serializes ``read(path:)``: a cold path, taken once per file.
+    private static let readLock = Mutex(())
+
+    private static func readLocked(path: String) throws(ImageFileReadFailure) -> ImageSections {
         var file = CMDImageFile()
         guard unsafe cmd_readImageFile(path, &file) else {
             let kind: ImageFileReadFailure.Kind =
@@ -46,7 +56,7 @@ extension ImageSections {
             }
             throw ImageFileReadFailure(kind: kind, offset: file.offset, message: message)
         }
-        unsafe makeStandIns(file)
+        if !file.reused { unsafe makeStandIns(file) }
         let sections = unsafe withUnsafeBytes(of: file.sections) {
             unsafe Array($0.bindMemory(to: CMDSectionRange.self))
         }

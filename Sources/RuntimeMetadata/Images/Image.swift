@@ -43,10 +43,13 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     ///
     /// Use it to list what any binary declares (an app, a plugin, a file from a bug report)
     /// without running its code: executables, which the dynamic loader refuses to open, as
-    /// well as libraries, stripped or not. The file's loadable segments are mapped read-only
-    /// at their relative addresses and its relocations applied to a private copy, so that the
+    /// well as libraries, stripped or not. The bytes of the file's loadable segments are
+    /// copied to their relative addresses and its relocations applied to the copy, so that the
     /// same record walkers read it as a loaded image (the DocC article "Understanding the ABI
-    /// layer"). Nothing of the file runs and the dynamic loader never sees it.
+    /// layer"). Nothing of the file runs, nothing of it is ever called, and the dynamic loader
+    /// never sees it. Because the bytes are copied, not mapped from the file, a file truncated
+    /// or rebuilt while the image is held cannot fault a later read: the image keeps listing
+    /// what the file held when it was read.
     ///
     /// The image's ``typeDescriptors``, ``protocols`` and ``conformances`` have their names,
     /// kinds, generic parameters, requirements and flags. A protocol or type of another module
@@ -54,8 +57,10 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     /// Nothing of a read image has metadata: ``TypeDescriptor/metadata`` is `nil`,
     /// ``TypeDescriptor/instantiate(with:)`` throws, and ``all`` does not list it.
     ///
-    /// Each call maps the file anew and keeps the mapping for the life of the process (at most
-    /// 1,024 files per process); keep the returned image to ask it again.
+    /// The copy stays for the life of the process. Reading a file again that has not changed
+    /// since (the same device, inode, size, and modification and status-change times) returns
+    /// the same image without reading it; a changed file is read anew, as another image. At
+    /// most 1,024 distinct files are read per process.
     /// - Parameter path: The file's path.
     /// - Returns: The image.
     /// - Throws: ``RuntimeMetadataError/imageReadFailed(path:offset:reason:)`` when the file cannot

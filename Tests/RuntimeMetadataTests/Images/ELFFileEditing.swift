@@ -84,6 +84,19 @@ struct ELFFileEditing {
         }
     }
 
+    /// A little-endian field at a file offset.
+    func field(atFileOffset offset: Int, size: Int) -> Int? {
+        guard offset >= 0, offset + size <= bytes.count else { return nil }
+        var value = 0
+        for index in 0..<size { value |= Int(bytes[offset + index]) << (8 * index) }
+        return value
+    }
+
+    /// Writes a little-endian field at a file offset.
+    mutating func setField(atFileOffset offset: Int, size: Int, to value: Int) {
+        for index in 0..<size { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+    }
+
     /// Writes the bytes to a new file in the temporary directory and returns its path.
     func write(named name: String) -> String? {
         let path = FileManager.default.temporaryDirectory

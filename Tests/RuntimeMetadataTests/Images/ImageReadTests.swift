@@ -34,4 +34,74 @@ struct ImageReadTests {
             }
         }
     }
+
+    @Test("A file truncated or rewritten while an image holds it: the image still lists, nothing faults")
+    func fileChangedWhileHeld() async throws {
+        let library = toolchainLibraries + "/libswiftObservation.so"
+        let file = try #require(ELFFileEditing(path: library))
+        let truncated = try #require(file.write(named: "held-truncated.so"))
+        let rewritten = try #require(file.write(named: "held-rewritten.so"))
+        await #expect(processExitsWith: .success) {
+            [truncated = truncated as String, rewritten = rewritten as String] in
+            let first = try Image.read(truncated)
+            let second = try Image.read(rewritten)
+            let expected = first.typeDescriptors.map(\.name)
+            #expect(!expected.isEmpty)
+            // The file shrinks to nothing, and the other is overwritten with other bytes of its size.
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: truncated))
+            try handle.truncate(atOffset: 0)
+            try handle.close()
+            let size = try #require(FileManager.default.attributesOfItem(atPath: rewritten)[.size] as? Int)
+            #expect(FileManager.default.createFile(atPath: rewritten, contents: Data(repeating: 0xA5, count: size)))
+            for image in [first, second] {
+                #expect(image.typeDescriptors.map(\.name) == expected)
+                #expect(!image.protocols.map(\.name).isEmpty)
+                #expect(!image.conformances.map(\.description).isEmpty)
+                for descriptor in image.typeDescriptors { _ = descriptor.fieldRecords }
+            }
+            // Read again, the changed files are new files: one now too short, one not ELF.
+            #expect(throws: RuntimeMetadataError.self) { try Image.read(truncated) }
+            #expect(throws: RuntimeMetadataError.self) { try Image.read(rewritten) }
+        }
+    }
+
+    @Test("Reading an unchanged file again gives the same image; a changed one a new image")
+    func unchangedFileIsReadOnce() throws {
+        let file = try #require(ELFFileEditing(path: toolchainLibraries + "/libswift_Differentiation.so"))
+        let path = try #require(file.write(named: "read-twice.so"))
+        let first = try Image.read(path)
+        let again = try Image.read(path)
+        #expect(first == again)
+        #expect(first.typeDescriptors.map(\.name) == again.typeDescriptors.map(\.name))
+        // The stand-ins are written once: the protocols of other modules are named alike.
+        #expect(first.conformances.map(\.description) == again.conformances.map(\.description))
+        // Rewritten with the same bytes: a newer modification time, so read anew.
+        let modified = Date(timeIntervalSinceNow: 10)
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
+        let changed = try Image.read(path)
+        #expect(changed != first)
+        #expect(changed.typeDescriptors.map(\.name) == first.typeDescriptors.map(\.name))
+    }
+
+    @Test("65,535 program headers read on a 512 KiB stack: no table sized by the file on the stack")
+    func hugeProgramHeaderCount() async throws {
+        let library = toolchainLibraries + "/libswift_Differentiation.so"
+        var file = try #require(ELFFileEditing(path: library))
+        // Elf64_Ehdr (<elf.h>): e_phoff at 0x20, e_phnum at 0x38; Elf64_Phdr is 56 bytes.
+        let programHeaders = try #require(file.field(atFileOffset: 0x20, size: 8))
+        let count = try #require(file.field(atFileOffset: 0x38, size: 2))
+        let table = Array(file.bytes[programHeaders..<(programHeaders + count * 56)])
+        let newOffset = (file.bytes.count + 7) & ~7
+        file.bytes += [UInt8](repeating: 0, count: newOffset - file.bytes.count) + table
+        file.bytes += [UInt8](repeating: 0, count: (0xFFFF - count) * 56)  // PT_NULL entries
+        file.setField(atFileOffset: 0x20, size: 8, to: newOffset)
+        file.setField(atFileOffset: 0x38, size: 2, to: 0xFFFF)
+        let path = try #require(file.write(named: "many-program-headers.so"))
+        let expected = try Image.read(library).typeDescriptors.map(\.name)
+        await #expect(processExitsWith: .success) { [path = path as String, expected = expected as [String]] in
+            onSmallStack {
+                #expect((try? Image.read(path))?.typeDescriptors.map(\.name) == expected)
+            }
+        }
+    }
 }
