@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -242,39 +243,69 @@ void cmd_probeImage(
         cmd_probeChild(fds[1], path, scanType, scanProtocols, scanProtocolCount);
     }
     close(fds[1]);
+    // The child's end: a pidfd (Linux 5.3) polled beside the pipe, or else a look every 50 ms.
+    // A descendant of the child (a library's initializer may fork) can hold the pipe open after
+    // the child exits, so the pipe's end of file never marks the child's.
+    int childEnd = -1;
+#ifdef SYS_pidfd_open
+    childEnd = (int)syscall(SYS_pidfd_open, child, 0);
+#endif
     unsigned char buffer[sizeof(CMDProbeReport) + 1];
     size_t received = 0;
-    bool timedOut = false;
+    bool timedOut = false, reaped = false;
+    int status = 0;
     int64_t deadline = cmd_milliseconds() + timeoutMilliseconds;
     while (received < sizeof buffer) {
+        if (received >= sizeof(CMDProbeReport)) {
+            // A complete report that is not followed by a scan needs nothing more.
+            int32_t reported;
+            memcpy(&reported, buffer, sizeof reported);
+            if (reported != CMDProbeStatusReported) break;
+        }
         int64_t left = deadline - cmd_milliseconds();
         if (left <= 0) {
             timedOut = true;
             break;
         }
-        struct pollfd poller = {fds[0], POLLIN, 0};
-        int ready = poll(&poller, 1, (int)left);
+        struct pollfd pollers[2] = {{fds[0], POLLIN, 0}, {childEnd, POLLIN, 0}};
+        int wait = childEnd < 0 && left > 50 ? 50 : (int)left;
+        int ready = poll(pollers, childEnd < 0 ? 1 : 2, wait);
         if (ready < 0 && errno == EINTR) continue;
-        if (ready <= 0) {
-            timedOut = ready == 0;
+        if (ready < 0) break;
+        if (pollers[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            ssize_t count = read(fds[0], buffer + received, sizeof buffer - received);
+            if (count < 0 && errno == EINTR) continue;
+            if (count <= 0) break;
+            received += (size_t)count;
+            continue;
+        }
+        bool ended = childEnd >= 0 ? (pollers[1].revents & POLLIN) != 0 : waitpid(child, &status, WNOHANG) == child;
+        if (ended) {
+            reaped = childEnd < 0;
+            // The child is gone: what it wrote is in the pipe already; take it without waiting.
+            fcntl(fds[0], F_SETFL, O_NONBLOCK);
+            while (received < sizeof buffer) {
+                ssize_t count = read(fds[0], buffer + received, sizeof buffer - received);
+                if (count < 0 && errno == EINTR) continue;
+                if (count <= 0) break;
+                received += (size_t)count;
+            }
             break;
         }
-        ssize_t count = read(fds[0], buffer + received, sizeof buffer - received);
-        if (count < 0 && errno == EINTR) continue;
-        if (count <= 0) break;
-        received += (size_t)count;
     }
     close(fds[0]);
+    if (childEnd >= 0) close(childEnd);
     if (timedOut) kill(child, SIGKILL);
-    int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
-    if (WIFSIGNALED(status)) result->signal = WTERMSIG(status);
-    if (timedOut) {
-        result->status = CMDProbeStatusTimedOut;
-        return;
+    if (!reaped) {
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
     }
+    // A signal this function sent is not the child's death.
+    if (WIFSIGNALED(status) && !timedOut) result->signal = WTERMSIG(status);
     if (received < sizeof(CMDProbeReport)) {
-        if (result->signal != 0) {
+        // No report: the timeout, the child's signal, or a silent end, in that order.
+        if (timedOut) {
+            result->status = CMDProbeStatusTimedOut;
+        } else if (result->signal != 0) {
             result->status = CMDProbeStatusCrashed;
         } else {
             result->status = CMDProbeStatusFailed;
@@ -282,6 +313,7 @@ void cmd_probeImage(
         }
         return;
     }
+    // A report received wins over a later timeout; a scan cut short leaves `scanCompleted` false.
     CMDProbeReport report;
     memcpy(&report, buffer, sizeof report);
     result->status = (CMDProbeStatus)report.status;

@@ -60,6 +60,15 @@ CMD_EXTERN const char *_Nullable cmd_probeSectionName(size_t index);
 /// and exits. The child runs only C and the runtime's own code: no Swift code of this process
 /// runs after the fork, so no lock that another thread held at the fork is taken by this
 /// library's code. The calling process never loads the library.
+///
+/// The runtime's own locks and the loader's are another matter: a thread of the caller that
+/// holds one at the fork leaves it held in the child, which then waits out the timeout. That
+/// cannot be fixed from a library: a clean child needs an executable that runs this code, and
+/// the only one a library has is its host's (`/proc/self/exe`), whose `main` must not run again.
+///
+/// The child's end is watched beside the pipe (a pidfd, or a look every 50 ms), so a
+/// descendant of the child that holds the pipe open cannot stall the wait, and a report
+/// already received is returned even when the deadline passes during the scan that follows it.
 /// - Parameters:
 ///   - path: The library.
 ///   - timeoutMilliseconds: How long to wait for the child before killing it.

@@ -25,7 +25,12 @@
 /// record of every image, as a cast that misses does, and exits. This process never loads the
 /// library. Only C and the runtime's own code run in the child after the fork, so a lock that
 /// another thread held at the fork is not taken by this library's code; the runtime's own locks
-/// can still be, and a child that does not finish in time is killed and reported.
+/// and the loader's can still be, and a child that does not finish in time is killed and
+/// reported. A library cannot avoid that by spawning instead of forking: a clean child needs
+/// an executable that runs this code, and the only one it has is its host's, whose `main` must
+/// not run again. Probe before starting threads that load types, or allow for `imageLoadFailed`
+/// after the timeout. A descendant of the child that keeps the pipe open (a library's
+/// initializer may fork) does not stall the probe: the child's own end is watched.
 public struct ImageProbe: Sendable, Hashable {
     /// A metadata section as the runtime registered it.
     public struct Section: Sendable, Hashable {
@@ -63,7 +68,9 @@ extension Image {
     /// registers for it, without loading it into this process.
     /// - Parameters:
     ///   - path: The library's path.
-    ///   - timeout: How long to wait for the child before killing it.
+    ///   - timeout: How long to wait for the child before killing it, saturated to between
+    ///     1 ms and `Int32.max` ms (about 24.8 days). A report the child sent before the
+    ///     deadline is returned even if its scan is then cut short (`scanCompleted` is `false`).
     /// - Returns: The registered sections and the outcome of the child's conformance scan.
     /// - Throws: ``RuntimeMetadataError/imageLoadFailed(path:reason:)`` when the loader refuses
     ///   the library, the child dies before it reports, does not finish in time, or cannot be
@@ -72,11 +79,9 @@ extension Image {
     public static func probe(_ path: String, timeout: Duration = .seconds(30)) throws(RuntimeMetadataError)
         -> ImageProbe
     {
-        let (seconds, attoseconds) = timeout.components
-        let milliseconds = max(1, min(Int64(Int32.max), seconds * 1_000 + attoseconds / 1_000_000_000_000_000))
         let outcome = LoadedImages.probe(
             path: path,
-            timeoutMilliseconds: Int32(milliseconds),
+            timeoutMilliseconds: milliseconds(timeout),
             scanType: TypeMetadata(ProbeScanType.self).reference,
             scanProtocols: ProbeScanType.protocols
         )
@@ -104,6 +109,16 @@ extension Image {
             throw .imageLoadFailed(path: path, reason: outcome.message)
         }
     }
+}
+
+/// A timeout in whole milliseconds, saturated to `1...Int32.max`: no duration traps.
+/// - Parameter timeout: Any duration, negative or `.seconds(Int64.max)` included.
+/// - Returns: The milliseconds to wait.
+private func milliseconds(_ timeout: Duration) -> Int32 {
+    let (seconds, attoseconds) = timeout.components
+    guard seconds >= 0 else { return 1 }
+    guard seconds < Int64(Int32.max) / 1_000 else { return Int32.max }
+    return Int32(max(1, seconds * 1_000 + attoseconds / 1_000_000_000_000_000))
 }
 
 /// The type the probe's scan asks about: it conforms to none of ``protocols``, so each
