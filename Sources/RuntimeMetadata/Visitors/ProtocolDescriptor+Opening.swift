@@ -97,9 +97,11 @@ extension ProtocolDescriptor {
 
     /// What `as?` looks through before it gives up on a value: the containers generic code
     /// nests in an `Any` (an `Any` or `any P` stored as a `T`, at any depth), the payload of an
-    /// optional (`nil` for `.none`), and the value an `AnyObject` box holds: Foundation's box,
-    /// which conforms to the standard library's `_NSSwiftValue`, or the standard library's own
-    /// `Swift.__SwiftValue`, used where Foundation is not loaded.
+    /// optional (`nil` for `.none`), the base of an `AnyHashable` (the runtime's cast of an
+    /// `AnyHashable` casts its base: `_swift_anyHashableDownCastConditionalIndirect`,
+    /// swiftlang/swift stdlib/public/runtime/DynamicCast.cpp), and the value an `AnyObject` box
+    /// holds: Foundation's box, which conforms to the standard library's `_NSSwiftValue`, or
+    /// the standard library's own `Swift.__SwiftValue`, used where Foundation is not loaded.
     /// - Parameter value: A value whose own type does not conform.
     /// - Returns: The value inside, or `nil` when there is nothing to look through.
     @usableFromInline
@@ -107,6 +109,10 @@ extension ProtocolDescriptor {
         if let nested = OpaqueValueAccess.nestedExistentialValue(in: value) { return nested }
         if let optional = OpaqueValueAccess.optionalPayload(in: value) { return optional }
         let type = TypeMetadata(Swift.type(of: value))
+        if type == Self.anyHashable {
+            // The dynamic type is `AnyHashable` itself, so this cast only reads it out.
+            return (copy value as? AnyHashable)?.base
+        }
         guard type.kind == .class else { return nil }
         if let box = Self.swiftValueProtocol, box != self,
             let unboxed = box.withOpened(value, as: (any _NSSwiftValue).self, { $0.value })
@@ -116,6 +122,9 @@ extension ProtocolDescriptor {
         guard type == Self.standardLibraryBox, let field = Self.standardLibraryBoxValue else { return nil }
         return try? field.value(in: copy value)
     }
+
+    /// `AnyHashable`, whose base a cast looks at.
+    private static let anyHashable = TypeMetadata(AnyHashable.self)
 
     /// `_NSSwiftValue`, the protocol of Foundation's `AnyObject` box.
     private static let swiftValueProtocol = try? ProtocolDescriptor((any _NSSwiftValue).self)

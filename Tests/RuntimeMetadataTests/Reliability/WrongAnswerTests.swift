@@ -80,7 +80,7 @@ struct OpeningAgreesWithCastTests {
         return (value as? any FixtureProtocol != nil, opened != nil, lent)
     }
 
-    @Test("Optionals, nested optionals, AnyObject boxes and nested existentials are looked through")
+    @Test("Optionals, nested optionals, AnyObject boxes, AnyHashable and nested existentials are looked through")
     func lookThrough() throws {
         let descriptor = try ProtocolDescriptor((any FixtureProtocol).self)
         let point = Point(x: 1, y: 2)
@@ -96,6 +96,11 @@ struct OpeningAgreesWithCastTests {
             "not a conformer",
             Optional("not a conformer") as Any,
             "not a conformer" as AnyObject,
+            AnyHashable(point),
+            Optional(AnyHashable(point)) as Any,
+            AnyHashable(Optional(point)),
+            AnyHashable("not a conformer"),
+            AnyHashable(1 as Int8),
         ]
         for value in values {
             let answers = Self.agree(value, descriptor: descriptor)
@@ -107,6 +112,8 @@ struct OpeningAgreesWithCastTests {
         #expect((opened as? Point) == point)
         let unboxed = descriptor.open(point as AnyObject, as: (any FixtureProtocol).self)
         #expect((unboxed as? Point) == point)
+        let unhashed = descriptor.withOpened(AnyHashable(point), as: (any FixtureProtocol).self) { $0 as? Point }
+        #expect(unhashed == point)
     }
 }
 
