@@ -13,7 +13,9 @@ internal import RuntimeMetadata
 /// One difference between two values: where it is, and what each value holds there.
 public struct ValueDifference: Hashable, Sendable {
     /// The path from the root to the part that differs: `.lines[2].quantity`, `.status`,
-    /// `.scores["ada"]`, `.items[id: 7]`, or `` for the root itself.
+    /// `.scores["ada"]`, `.items[id: 7]`, or `` for the root itself. Paths are unique within
+    /// one diff: keys or ids whose dumped texts are alike (two NaN keys; `1` and `"1"` in one
+    /// `[AnyHashable: …]`) are numbered after the first, `[nan]`, `[nan #2]`.
     public let path: String
     /// The old value's part, dumped; `nil` when the part is only in the new value.
     public let old: String?
@@ -106,6 +108,8 @@ private struct Differ {
     var found: [ValueDifference] = []
     /// The pairs of objects compared so far, so that a cycle is walked once.
     var comparedObjects: Set<ObjectPair> = []
+    /// How many times each path made from a key's or an id's text was given out.
+    var issuedSteps: [String: Int] = [:]
     let walker = ValueWalker(honorsCustomReflectable: true)
 
     /// A pair of objects, old and new.
@@ -126,6 +130,24 @@ private struct Differ {
 
     /// `Identifiable`, for arrays compared by id.
     static let identifiable = try? ProtocolDescriptor((any Identifiable).self)
+
+    /// A path for a part named by a key's or an id's dumped text, unique in this diff: two keys
+    /// whose texts are alike (two NaN keys, or `1` and `"1"` in one `[AnyHashable: …]`) would
+    /// otherwise share a path. The first keeps its text; later ones are numbered, `[nan #2]`.
+    /// - Parameter path: The path made from the text, ending in `]`.
+    /// - Returns: The path, numbered when it was given out before.
+    mutating func uniqueStep(_ path: String) -> String {
+        var number = issuedSteps[path, default: 0] + 1
+        issuedSteps[path] = number
+        guard number > 1 else { return path }
+        var numbered: String
+        repeat {
+            numbered = String(path.dropLast()) + " #\(number)]"
+            number += 1
+        } while issuedSteps[numbered] != nil
+        issuedSteps[numbered] = 1
+        return numbered
+    }
 
     /// Compares two parts that the caller found unequal by layout, at a path, and records what
     /// differs. Every caller compares a pair whole first, to skip it when equal; comparing
@@ -253,7 +275,7 @@ private struct Differ {
             case (let oldID?, let newID?) where oldID == newID:
                 // Two changed elements with one id would share a path: matched by id instead.
                 guard named.insert(oldID).inserted else { return false }
-                steps.append(path + "[id: \(Self.describe(oldID.base))]")
+                steps.append(uniqueStep(path + "[id: \(Self.describe(oldID.base))]"))
             case (nil, nil):
                 steps.append(path + "[\(index)]")
             default:
@@ -282,7 +304,7 @@ private struct Differ {
             let match = newIndex[id]
             if let match, TypeMetadata.layoutEquals(oldElements[position], newElements[match]) { continue }
             // The path's text only for an element that differs: it dumps the id.
-            let step = path + "[id: \(Self.describe(id.base))]"
+            let step = uniqueStep(path + "[id: \(Self.describe(id.base))]")
             if let match {
                 compare(oldElements[position], newElements[match], path: step, depth: depth + 1)
             } else {
@@ -290,7 +312,7 @@ private struct Differ {
             }
         }
         for (position, id) in newIDs.enumerated() where oldIndex[id] == nil {
-            record(path + "[id: \(Self.describe(id.base))]", old: nil, new: newElements[position])
+            record(uniqueStep(path + "[id: \(Self.describe(id.base))]"), old: nil, new: newElements[position])
         }
         let keptOld = oldIDs.filter { newIndex[$0] != nil }
         let keptNew = newIDs.filter { oldIndex[$0] != nil }
@@ -334,7 +356,8 @@ private struct Differ {
         let newByKey = Dictionary(newEntries.map { ($0.hashable, $0) }, uniquingKeysWith: { first, _ in first })
         let oldByKey = Dictionary(oldEntries.map { ($0.hashable, $0) }, uniquingKeysWith: { first, _ in first })
         // Only the entries that differ, in the order of their keys' dumped text, as the stable
-        // dump writes them: a key is dumped only when its entry is reported.
+        // dump writes them (alike texts in the order found, old entries first): a key is dumped
+        // only when its entry is reported.
         var changed: [(text: String, old: Any?, new: Any?)] = []
         for entry in oldEntries {
             if let match = newByKey[entry.hashable] {
@@ -347,8 +370,9 @@ private struct Differ {
         for entry in newEntries where oldByKey[entry.hashable] == nil {
             changed.append((Self.describe(entry.key), nil, entry.value))
         }
-        for entry in changed.sorted(by: { $0.text < $1.text }) {
-            let step = path + "[\(entry.text)]"
+        let ordered = changed.enumerated().sorted { ($0.element.text, $0.offset) < ($1.element.text, $1.offset) }
+        for entry in ordered.map(\.element) {
+            let step = uniqueStep(path + "[\(entry.text)]")
             if let oldValue = entry.old, let newValue = entry.new {
                 compare(oldValue, newValue, path: step, depth: depth + 1)
             } else {

@@ -16,6 +16,11 @@ struct DiffTodo: Identifiable, Equatable, Hashable {
     var done = false
 }
 
+struct DiffNamedTodo: Identifiable, Equatable, Hashable {
+    var id: String
+    var title: String
+}
+
 enum DiffFilter: Equatable, Hashable {
     case all
     case done
@@ -191,6 +196,28 @@ struct ValueDiffTests {
         let original = large
         large[500].title = "changed"
         #expect(paths(original, large) == ["[id: 500].title"])
+    }
+
+    @Test("Keys and ids whose texts are alike get numbered paths, each once")
+    func collidingKeyTexts() {
+        // NaN keys: none equals another, so every entry is only on its side.
+        let nanKeys = ValueDump.differences([Double.nan: 1, -Double.nan: 2], [Double.nan: 1, -Double.nan: 2])
+        #expect(!nanKeys.isEmpty)
+        #expect(Set(nanKeys.map(\.path)).count == nanKeys.count, "\(nanKeys.map(\.path))")
+        #expect(nanKeys.map(\.path).contains("[nan]") && nanKeys.map(\.path).contains("[nan #2]"))
+        // 1, "1" and Character("1"): keys that one AnyHashable dictionary holds apart, the
+        // last two dumped alike (as Swift.dump writes them, `AnyHashable("1")`).
+        let old: [AnyHashable: Int] = [1: 1, "1": 1, Character("1"): 1]
+        let new: [AnyHashable: Int] = [1: 2, "1": 2, Character("1"): 2]
+        let mixed = ValueDump.differences(old, new)
+        #expect(mixed.count == 3)
+        #expect(Set(mixed.map(\.path)).count == mixed.count, "\(mixed.map(\.path))")
+        // Identified elements whose ids are of two types with alike texts.
+        let todos: [Any] = [DiffTodo(id: 1, title: "a"), DiffNamedTodo(id: "1", title: "a")]
+        let edited: [Any] = [DiffTodo(id: 1, title: "b"), DiffNamedTodo(id: "1", title: "b")]
+        let identified = ValueDump.differences(todos, edited)
+        #expect(identified.count == 2)
+        #expect(Set(identified.map(\.path)).count == identified.count, "\(identified.map(\.path))")
     }
 
     @Test("Long linked lists differing at their ends are diffed on a 512 KiB thread, in a child process")
