@@ -90,6 +90,17 @@ public struct TypeMetadata: Hashable, Sendable, CustomStringConvertible, CustomD
     /// fixed-size array (`Builtin.FixedArray<4, Swift.Int>`, which the runtime does not
     /// mangle), the compiler's mangling (`$3_SiBV`). ``init(mangledName:)`` resolves either.
     ///
+    /// A type that holds a fixed-size array in its generic arguments, tuple elements or
+    /// metatype (`Swift.Array<Builtin.FixedArray<2, Swift.Int>>`) is mangled from its structure,
+    /// each part spelled out (`Say$1_SiBVG`): the runtime's lookup reads it, though a type that
+    /// repeats a part is spelled longer than the compiler would, which abbreviates repeats. Such a type that
+    /// also holds a private or local type, a type nested in a generic type, a function or an
+    /// existential has no mangled name.
+    ///
+    /// A `Builtin.FixedArray` of no elements is the runtime's own `()`, and one of one element is
+    /// its element type (`Builtin.FixedArray<1, Swift.Int>` is `Swift.Int`): the runtime makes
+    /// those canonical, so they are named and mangled as those types.
+    ///
     /// `nil` when the runtime cannot mangle the type, for example for an unknown kind or a
     /// constrained existential metatype.
     public var mangledName: String? {

@@ -132,7 +132,7 @@ enum MangledTypeNameText {
 
     /// The mangling of a context: a module, a nominal type, a protocol or an extension, each
     /// with its parents; `nil` for anonymous and other contexts.
-    private static func contextMangling(_ context: DescriptorReference, depth: Int) -> String? {
+    static func contextMangling(_ context: DescriptorReference, depth: Int) -> String? {
         guard depth < 64 else { return nil }
         if context.isModule { return moduleMangling(context.name) }
         if context.isExtension {
@@ -175,7 +175,7 @@ enum MangledTypeNameText {
 
     /// `<length><characters>` for a plain ASCII identifier; `nil` for one that would need
     /// Punycode or does not start as an identifier does.
-    private static func identifier(_ name: String) -> String? {
+    static func identifier(_ name: String) -> String? {
         let bytes = Array(name.utf8)
         guard let first = bytes.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
             bytes.allSatisfy({

@@ -20,17 +20,22 @@ extension MetadataReference {
         return structuralName { $0.partName(contains) }
     }
 
-    /// The runtime's mangled name, without `$s`; for a fixed-size array of a type the runtime
-    /// can name, the compiler's mangling; `nil` for any other type the runtime cannot name.
+    /// The runtime's mangled name, without `$s`; for a type with a fixed-size array inside,
+    /// the mangling spelled from its structure (MetadataReference+StructuralMangling.swift);
+    /// `nil` for a constrained existential the runtime cannot name, or a type holding a fixed
+    /// array beside a part that is not spelled out there.
     var mangledName: String? {
         guard containsUnnamableType else { return runtimeMangledName }
-        // docs/ABI/Mangling.rst: `type ::= type type 'BV'`, the count first, mangled as an
-        // integer generic argument (`$_` for 0, `$<n-1>_` for n), as in `InlineArray`'s name.
-        guard let fixedArray, fixedArray.count >= 0, !fixedArray.element.containsUnnamableType,
+        if let fixedArray, fixedArray.count >= 0, !fixedArray.element.containsUnnamableType,
             let element = fixedArray.element.runtimeMangledName
-        else { return nil }
-        let count = fixedArray.count == 0 ? "$_" : "$\(fixedArray.count - 1)_"
-        return count + element + "BV"
+        {
+            // docs/ABI/Mangling.rst: `type ::= type type 'BV'`, the count first, mangled as an
+            // integer generic argument (`$_` for 0, `$<n-1>_` for n), as in `InlineArray`'s
+            // name; the element, mangled first, keeps its own substitutions.
+            let count = fixedArray.count == 0 ? "$_" : "$\(fixedArray.count - 1)_"
+            return count + element + "BV"
+        }
+        return structuralMangledName
     }
 
     /// Whether the runtime cannot name this type itself, whatever its parts: a constrained

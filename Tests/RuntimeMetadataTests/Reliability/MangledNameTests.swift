@@ -136,6 +136,33 @@ struct BuiltinTypeNameTests {
         #expect(element == (try TypeMetadata(named: "Builtin.Int64")))
     }
 
+    @Test("Types holding a fixed-size array are mangled from their structure; the runtime's lookup resolves each")
+    func fixedArraysInsideTypes() throws {
+        let names = [
+            "Swift.Array<Builtin.FixedArray<2, Swift.Int>>",
+            "Swift.Dictionary<Swift.String, Builtin.FixedArray<3, Swift.Double>>",
+            "Swift.Optional<Builtin.FixedArray<1, Swift.String>>",
+            "(Builtin.FixedArray<2, Swift.Int>, Swift.Int)",
+            "(first: Builtin.FixedArray<2, Swift.Int>, second: Swift.Array<Swift.Int>)",
+            "Builtin.FixedArray<2, Swift.Int>.Type",
+            "Fixtures.Holder<Builtin.FixedArray<4, Swift.UInt8>>",
+            "Swift.Array<Builtin.FixedArray<2, Builtin.FixedArray<3, Swift.Int16>>>",
+            "Swift.Array<Swift.Array<(Builtin.FixedArray<2, Swift.Int>, Fixtures.Point)>>",
+        ]
+        for name in names {
+            let type = try TypeMetadata(named: name)
+            let mangled = try #require(type.mangledName, "\(name)")
+            // The runtime's own lookup, and this package's, resolve it to the same type.
+            #expect(_typeByName(mangled).map(TypeMetadata.init) == type, "\(name): \(mangled)")
+            #expect(try TypeMetadata(mangledName: mangled) == type, "\(name): \(mangled)")
+        }
+        // The spelling the documentation shows.
+        #expect(try TypeMetadata(named: names[0]).mangledName == "Say$1_SiBVG")
+        // The runtime's canonical forms: no elements is the empty tuple, one is the element.
+        #expect(try TypeMetadata(named: "Builtin.FixedArray<0, Swift.Int>") == TypeMetadata(Void.self))
+        #expect(try TypeMetadata(named: "Builtin.FixedArray<1, Swift.Int>") == TypeMetadata(Int.self))
+    }
+
     @Test("A fixed-size array is named and mangled as the compiler spells it, and resolves back")
     func fixedArrays() throws {
         let four = try #require(fixedArrayStorage(of: InlineArray<4, Int>.self))
