@@ -31,7 +31,11 @@ extension DescriptorReference {
             let extended =
                 (portable ? nil : extendedType.map { Self.stripGenericArguments($0.qualifiedName) })
                 ?? extendedTypeDescriptor?.qualifiedName(portable: portable, depth: depth + 1)
-                ?? extendedTypeDemangled.map(Self.stripGenericArguments) ?? "?"
+                ?? extendedTypeDemangled.map(Self.stripGenericArguments)
+                // A bound extended type whose arguments refer to other contexts, as a
+                // constrained extension's does (`Swift.Task<Swift.Never, Swift.Never>`).
+                ?? extendedContextParts.flatMap(MangledTypeNameText.demangled).map(Self.stripGenericArguments)
+                ?? "?"
             return "(extension in \(moduleName)):\(extended)"
         }
         let abiName = hasImportInfo ? importInfo.first { $0.kind == "N" }?.value : nil

@@ -104,4 +104,29 @@ struct ImageReadTests {
             }
         }
     }
+
+    @Test("Types in constrained extensions are named by their extended type, read and loaded alike")
+    func constrainedExtensionNames() throws {
+        // libswift_Concurrency.so declares `UnsafeSleepStateToken` in
+        // `extension Task where Success == Never, Failure == Never` (nm | swift demangle:
+        // `(extension in Swift):Swift.Task< where A == Swift.Never, B == Swift.Never>`).
+        let path = toolchainLibraries + "/libswift_Concurrency.so"
+        let read = try Image.read(path)
+        let loaded = try #require(Image.all.first { $0.fileName == "libswift_Concurrency.so" })
+        let readNames = read.typeDescriptors.map(\.portableName)
+        let loadedNames = loaded.typeDescriptors.map(\.portableName)
+        #expect(readNames.contains("(extension in Swift):Swift.Task.UnsafeSleepStateToken"))
+        #expect(readNames == loadedNames)
+        // No extension of any toolchain library reads as an unknown extended type.
+        var extensionTypes = 0
+        for library in try FileManager.default.contentsOfDirectory(atPath: toolchainLibraries)
+        where library.hasPrefix("libswift") && library.hasSuffix(".so") {
+            guard let image = try? Image.read(toolchainLibraries + "/" + library) else { continue }
+            for descriptor in image.typeDescriptors where descriptor.portableName.hasPrefix("(extension in ") {
+                extensionTypes += 1
+                #expect(!descriptor.portableName.contains(":?"), "\(library): \(descriptor.portableName)")
+            }
+        }
+        #expect(extensionTypes > 10)
+    }
 }
