@@ -145,4 +145,58 @@ struct DepthTests {
         }
         #expect(reason.contains("nests deeper than 1000 levels"))
     }
+
+    @Test("At the depth limit, the error node names the view that recurses, not the child that crossed")
+    @MainActor
+    func recursingViewNamed() throws {
+        // A → B → A, each body a container with a leaf first: the child crossing the limit is
+        // a Text or a VStack, but the user needs to hear of PingView.
+        let graph = ViewGraph(root: OuterPage(), configuration: .init(maximumDepth: 40))
+        let reasons = graph.allNodes.compactMap { node -> String? in
+            guard case .error(let reason) = node.renderAttributes.role else { return nil }
+            return reason
+        }
+        #expect(reasons.count == 1)
+        #expect(reasons.first?.hasPrefix("\(TypeMetadata(PingView.self).name) nests deeper than 40 levels") == true)
+        // A view whose body is itself names itself.
+        let endless = ViewGraph(root: SelfBody(), configuration: .init(maximumDepth: 10))
+        let reason = endless.allNodes.compactMap { node -> String? in
+            guard case .error(let reason) = node.renderAttributes.role else { return nil }
+            return reason
+        }
+        #expect(reason == ["\(TypeMetadata(SelfBody.self).name) nests deeper than 10 levels"])
+    }
+}
+
+/// A page whose content starts the recursion below a container of the same type as the
+/// recursion's own.
+struct OuterPage: View {
+    var body: some View {
+        Stack(.vertical) {
+            Text("page"); PingView()
+        }
+    }
+}
+
+/// One half of a mutual recursion: PingView → PongView → PingView.
+struct PingView: View {
+    var body: some View {
+        Stack(.vertical) {
+            Text("ping"); PongView()
+        }
+    }
+}
+
+/// The other half.
+struct PongView: View {
+    var body: some View {
+        Stack(.vertical) {
+            Text("pong"); PingView()
+        }
+    }
+}
+
+/// A view whose body is itself.
+struct SelfBody: View {
+    var body: some View { SelfBody() }
 }

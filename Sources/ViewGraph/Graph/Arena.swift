@@ -293,7 +293,8 @@ struct Arena {
             // A child deeper than the limit (a view whose body contains itself without end):
             // the first is shown as an error node, which has no children, the rest dropped.
             guard reconciliation.next.isEmpty else { return }
-            let reason = "\(TypeMetadata(V.self).name) nests deeper than \(maximumDepthAllowed) levels"
+            let recursing = recursingViewType() ?? TypeMetadata(V.self)
+            let reason = "\(recursing.name) nests deeper than \(maximumDepthAllowed) levels"
             reconcileChild(InvalidView(reason: reason), identity: nil, branch: 0)
             return
         }
@@ -318,6 +319,35 @@ struct Arena {
         } else {
             makeChild(view, identity: identity, identityHash: identityHash, branch: branch)
         }
+    }
+
+    /// The view that recurses, for the error node at the depth limit, rather than the child
+    /// that happened to cross it. The path from the root to the node being evaluated ends in a
+    /// cycle of view types repeated without end (A → B → A → B …): the cycle is taken from where
+    /// the path enters it, and the first of its views with a body of its own is named (A; a
+    /// container or primitive view the graph provides only when the cycle has no other).
+    /// `nil` when the path does not repeat.
+    private func recursingViewType() -> TypeMetadata? {
+        var path: [Int32] = []
+        var node = reconciliation.parent
+        while node >= 0, path.count <= maximumDepthAllowed + 1 {
+            path.append(records[Int(node)].store)
+            node = records[Int(node)].parent
+        }
+        path.reverse()
+        let count = path.count
+        // The shortest period with which the path's last entries repeat.
+        guard
+            let period = (1...max(count / 2, 1)).first(where: { period in
+                count >= 2 * period && (0..<period).allSatisfy { path[count - 1 - $0] == path[count - 1 - $0 - period] }
+            })
+        else { return nil }
+        // Back to where the repetition begins.
+        var start = count - period
+        while start > 0, path[start - 1] == path[start - 1 + period] { start -= 1 }
+        let cycle = path[start..<(start + period)]
+        guard let chosen = cycle.first(where: { stores[Int($0)].declaresBody }) ?? cycle.first else { return nil }
+        return stores[Int(chosen)].viewType
     }
 
     /// Reconciles one child of a run of identified children (``reconcileChildren``): matched

@@ -21,6 +21,9 @@ class AnyViewStore {
         self.viewType = viewType
     }
 
+    /// Whether the view type declares a body of its own (not `Never`): a view a user wrote,
+    /// rather than a primitive the graph evaluates.
+    var declaresBody: Bool { false }
     /// Evaluates the view in a slot: installs its properties and lists its body or children.
     func evaluate(_ slot: Int32, children: inout Children) {}
     /// The view in a slot, with its properties installed, as `Any`.
@@ -99,6 +102,7 @@ class ViewStore<V: View>: AnyViewStore {
         return ViewStore<V>(id: id)
     }
 
+    final override var declaresBody: Bool { V.Body.self != Never.self }
     final override var count: Int { views.count }
 
     final override func reserve(_ capacity: Int) {
