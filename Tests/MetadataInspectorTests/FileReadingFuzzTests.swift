@@ -44,9 +44,8 @@ private func fuzz(
     let sectionHeaders = readField(original, 0x28, 8)
     var outcomes = ["listed": 0, "refused": 0, "cliListed": 0, "cliRefused": 0]
     let file = temporaryDirectory.appendingPathComponent("mutant-\(name)").path
-    let deadline = Date(timeIntervalSinceNow: 90)
     var made = 0
-    while made < mutants, Date() < deadline {
+    while made < mutants {
         made += 1
         var bytes = original
         switch generator.next() % 4 {
