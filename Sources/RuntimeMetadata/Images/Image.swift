@@ -59,8 +59,10 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     ///
     /// The copy stays for the life of the process. Reading a file again that has not changed
     /// since (the same device, inode, size, and modification and status-change times) returns
-    /// the same image without reading it; a changed file is read anew, as another image. At
-    /// most 1,024 distinct files are read per process.
+    /// the same image without reading it; a changed file is read anew, as another image. A file
+    /// rewritten in place to the same size within one tick of the file system's clock reads as
+    /// unchanged; a build that replaces a binary writes a new file (a new inode), which is
+    /// always read anew. At most 1,024 distinct files are read per process.
     /// - Parameter path: The file's path.
     /// - Returns: The image.
     /// - Throws: ``RuntimeMetadataError/imageReadFailed(path:offset:reason:)`` when the file cannot
