@@ -289,6 +289,25 @@ struct ViewGraphTests {
         #expect(TextRenderer().render(outside).contains("\"accent blue\""))
     }
 
+    @Test("An environment set again to equal values reaches no child; a later change still reaches its readers")
+    func environmentSetAgain() throws {
+        let graph = ViewGraph(root: Themed())
+        let themed = try #require(graph.root.viewValue as? Themed)
+        let reader = try #require(graph.allNodes.first { $0.viewType == TypeMetadata(AccentReader.self) })
+        // Set to the same value twice: the modifier makes a new environment each time, equal.
+        for _ in 0..<2 {
+            themed.accent = "red"
+            #expect(graph.update().map { TextRenderer.unqualifiedName($0) }.first == "Themed")
+            #expect(reader.evaluationCount == 1)
+        }
+        themed.accent = "violet"
+        #expect(graph.update().map { TextRenderer.unqualifiedName($0) }.contains("AccentReader"))
+        #expect(TextRenderer().render(graph).contains("\"accent violet\""))
+        themed.accent = "red"
+        _ = graph.update()
+        #expect(TextRenderer().render(graph).contains("\"accent red\""))
+    }
+
     @Test("Builders support if/else, if let, switch and optional content")
     func builders() {
         let full = ViewGraph(root: Conditional(showTitle: true, subtitle: "sub", mode: .compact))

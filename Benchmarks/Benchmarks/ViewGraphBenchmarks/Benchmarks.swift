@@ -99,6 +99,29 @@ struct RowList: View {
     }
 }
 
+/// An environment value no row reads, set above the rows (issue 37).
+struct BenchmarkThemeKey: EnvironmentKey {
+    static let defaultValue = "light"
+}
+
+extension EnvironmentValues {
+    var benchmarkTheme: String {
+        get { self[BenchmarkThemeKey.self] }
+        set { self[BenchmarkThemeKey.self] = newValue }
+    }
+}
+
+/// ``RowList`` under an `.environment(...)` modifier that no row reads.
+struct EnvironmentRowList: View {
+    @State var rows: [RowModel] = (0..<1_000).map { RowModel(id: $0, title: "row \($0)") }
+    var body: some View {
+        Stack(.vertical) {
+            ForEach(rows) { row in ListRow(title: row.title) }
+        }
+        .environment(\.benchmarkTheme, "dark")
+    }
+}
+
 /// Runs a benchmark's body on the main actor, where the graph lives; the harness runs one
 /// benchmark at a time, so handing it the benchmark is safe.
 func onMainActor(_ benchmark: Benchmark, _ body: @MainActor (Benchmark) -> Void) async {
@@ -342,6 +365,22 @@ let benchmarks: @Sendable () -> Void = {
         await onMainActor(benchmark) { benchmark in
             let graph = ViewGraph(root: RowList())
             guard let list = graph.root.viewValue as? RowList else { return }
+            var round = 0
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                round += 1
+                for index in stride(from: 0, to: 1_000, by: 100) { list.rows[index].title = "row \(index) v\(round)" }
+                blackHole(graph.update())
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+    // Issue 37: the same update under an `.environment(...)` modifier that no row reads, which
+    // makes a new environment on every evaluation of the list (goal: at most 1.2x of the above).
+    Benchmark("ViewGraph.update.rows1k.onePercent.environment", configuration: configuration) { benchmark in
+        await onMainActor(benchmark) { benchmark in
+            let graph = ViewGraph(root: EnvironmentRowList())
+            guard let list = graph.root.viewValue as? EnvironmentRowList else { return }
             var round = 0
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {

@@ -224,7 +224,10 @@ struct Arena {
         let store = stores[Int(records[Int(index)].store)]
         let slot = records[Int(index)].slot
         lastEvaluatedTypes.append(store.viewType)
-        let environment = store.childEnvironment(slot, records[Int(index)].environment)
+        let environment = stableChildEnvironment(
+            store.childEnvironment(slot, records[Int(index)].environment),
+            of: index
+        )
         reconciliation.parent = index
         reconciliation.depth = records[Int(index)].depth + 1
         reconciliation.environment = environment
@@ -243,12 +246,34 @@ struct Arena {
         return (store, slot, handle(index), environment)
     }
 
+    /// The environment a node hands its children, as the storage they hold when its values
+    /// did not change: a node that sets a value (`.environment(...)`) makes new storage on
+    /// every evaluation, and each child would then compare it with its own value by value,
+    /// a dictionary of `Any` per child; compared once here, the children see it identical.
+    /// - Parameters:
+    ///   - environment: The environment the node's view makes for its children.
+    ///   - index: The node.
+    /// - Returns: The children's current environment when it holds the same values, else
+    ///   `environment`.
+    /// (`mutating` although it writes nothing: called from the evaluation's mutating methods,
+    /// a non-mutating method made the compiler copy the whole arena for each call.)
+    private mutating func stableChildEnvironment(_ environment: EnvironmentValues, of index: Int32)
+        -> EnvironmentValues
+    {
+        guard records[Int(index)].childCount > 0 else { return environment }
+        let previous = records[Int(childBuffer[Int(records[Int(index)].childStart)])].environment
+        return previous.hasEqualValues(to: environment) ? previous : environment
+    }
+
     /// Hands an unmarked node's new environment down to its children.
     private mutating func propagateEnvironment(_ index: Int32) {
         records[Int(index)].environmentChanged = false
-        let environment = stores[Int(records[Int(index)].store)].childEnvironment(
-            records[Int(index)].slot,
-            records[Int(index)].environment
+        let environment = stableChildEnvironment(
+            stores[Int(records[Int(index)].store)].childEnvironment(
+                records[Int(index)].slot,
+                records[Int(index)].environment
+            ),
+            of: index
         )
         let start = Int(records[Int(index)].childStart)
         for position in (start..<start + Int(records[Int(index)].childCount)).reversed() {

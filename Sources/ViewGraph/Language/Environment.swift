@@ -59,9 +59,20 @@ public struct EnvironmentValues {
     /// their values.
     func isIdentical(to other: EnvironmentValues) -> Bool { storage === other.storage }
 
-    /// Whether two environments hold the same values, by layout equality.
+    /// Whether two environments hold the same values: the same keys, each value equal to the
+    /// other's by layout equality. (The dictionaries are compared entry by entry: compared
+    /// whole, by layout, two dictionaries of equal entries in different buffers differ, and
+    /// every evaluation of a view that sets a value made its whole subtree's environment look
+    /// changed.)
     func hasEqualValues(to other: EnvironmentValues) -> Bool {
-        isIdentical(to: other) || TypeMetadata.layoutEquals(storage?.values ?? [:], other.storage?.values ?? [:])
+        if isIdentical(to: other) { return true }
+        let values = storage?.values ?? [:]
+        let otherValues = other.storage?.values ?? [:]
+        guard values.count == otherValues.count else { return false }
+        for (key, value) in values {
+            guard let otherValue = otherValues[key], TypeMetadata.layoutEquals(value, otherValue) else { return false }
+        }
+        return true
     }
 }
 
