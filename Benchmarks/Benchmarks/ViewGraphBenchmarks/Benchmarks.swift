@@ -122,6 +122,23 @@ struct EnvironmentRowList: View {
     }
 }
 
+/// Measures updates of a list of 1,000 rows after retitling every hundredth row.
+/// - Parameters:
+///   - benchmark: The benchmark.
+///   - graph: The list's graph.
+///   - setTitle: Sets the title of the row at an index, in the list's state.
+@MainActor
+func measureRowUpdates(_ benchmark: Benchmark, graph: ViewGraph, setTitle: (Int, String) -> Void) {
+    var round = 0
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+        round += 1
+        for index in stride(from: 0, to: 1_000, by: 100) { setTitle(index, "row \(index) v\(round)") }
+        blackHole(graph.update())
+    }
+    benchmark.stopMeasurement()
+}
+
 /// Runs a benchmark's body on the main actor, where the graph lives; the harness runs one
 /// benchmark at a time, so handing it the benchmark is safe.
 func onMainActor(_ benchmark: Benchmark, _ body: @MainActor (Benchmark) -> Void) async {
@@ -365,14 +382,7 @@ let benchmarks: @Sendable () -> Void = {
         await onMainActor(benchmark) { benchmark in
             let graph = ViewGraph(root: RowList())
             guard let list = graph.root.viewValue as? RowList else { return }
-            var round = 0
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                round += 1
-                for index in stride(from: 0, to: 1_000, by: 100) { list.rows[index].title = "row \(index) v\(round)" }
-                blackHole(graph.update())
-            }
-            benchmark.stopMeasurement()
+            measureRowUpdates(benchmark, graph: graph) { list.rows[$0].title = $1 }
         }
     }
     // Issue 37: the same update under an `.environment(...)` modifier that no row reads, which
@@ -381,14 +391,7 @@ let benchmarks: @Sendable () -> Void = {
         await onMainActor(benchmark) { benchmark in
             let graph = ViewGraph(root: EnvironmentRowList())
             guard let list = graph.root.viewValue as? EnvironmentRowList else { return }
-            var round = 0
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                round += 1
-                for index in stride(from: 0, to: 1_000, by: 100) { list.rows[index].title = "row \(index) v\(round)" }
-                blackHole(graph.update())
-            }
-            benchmark.stopMeasurement()
+            measureRowUpdates(benchmark, graph: graph) { list.rows[$0].title = $1 }
         }
     }
 
