@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "CMDImageFile.h"
@@ -39,6 +40,16 @@
 /// The most image files one process maps.
 #define CMD_MAXIMUM_FILES 1024
 
+/// The loadable segments, as mapped.
+typedef struct Segment {
+    uint64_t address;
+    uint64_t memorySize;
+    uint64_t fileOffset;
+    uint64_t fileSize;
+    /// `p_flags`: `PF_R`, `PF_W`, `PF_X`.
+    uint32_t flags;
+} Segment;
+
 /// One mapped file, kept for the life of the process.
 typedef struct CMDMappedFile {
     uintptr_t start;
@@ -58,8 +69,13 @@ typedef struct CMDMappedFile {
     ino_t inode;
     off_t size;
     struct timespec modified, changed;
+    /// When the read began (`CLOCK_REALTIME`, the clock of file times).
+    struct timespec readStarted;
     /// What the read returned.
     CMDImageFile image;
+    /// The loadable segments, at file addresses (`base` + address is mapped).
+    Segment *segments;
+    size_t segmentCount;
 } CMDMappedFile;
 
 static CMDMappedFile mappedFiles[CMD_MAXIMUM_FILES];
@@ -112,7 +128,7 @@ static bool fail(CMDImageFile *result, CMDImageFileStatus status, uint64_t offse
 static bool readAt(int descriptor, uint64_t fileSize, uint64_t offset, void *buffer, size_t length,
                    const char *what, CMDImageFile *result) {
     if (offset > fileSize || length > fileSize - offset) {
-        return fail(result, CMDImageFileStatusTruncated, offset, "%s at offset 0x%llx ends past the file's end",
+        return fail(result, CMDImageFileStatusTruncated, offset, "truncated: %s at offset 0x%llx ends past the file's end",
                     what, (unsigned long long)offset);
     }
     size_t done = 0;
@@ -126,14 +142,6 @@ static bool readAt(int descriptor, uint64_t fileSize, uint64_t offset, void *buf
     }
     return true;
 }
-
-/// The loadable segments, as mapped.
-typedef struct Segment {
-    uint64_t address;
-    uint64_t memorySize;
-    uint64_t fileOffset;
-    uint64_t fileSize;
-} Segment;
 
 /// Whether `[address, address + length)` lies in a loadable segment's memory.
 static bool inSegments(const Segment *segments, size_t count, uint64_t address, uint64_t length) {
@@ -210,53 +218,47 @@ static bool applyRelocation(const Elf64_Rela *relocation, uintptr_t bias, const 
     return addExternal(externals, (uintptr_t)slot, name);
 }
 
-/// Publishes a mapping in the registry.
-/// The field descriptors of a mapped `swift5_fieldmd`, walked one after another as the
-/// runtime's reflection readers walk them (`FieldDescriptor`: a 16-byte header with the record
-/// size at offset 10 and the record count at 12, then the records): a descriptor whose size
-/// runs past the section ends the walk.
+/// The field descriptors of a mapped `swift5_fieldmd`, found by the one walk of the section
+/// (`cmd_fieldDescriptorSize`).
 static uintptr_t *walkFieldDescriptors(CMDSectionRange section, size_t *count) {
     *count = 0;
     if (section.start == 0 || section.length < 16) return NULL;
     size_t capacity = section.length / 16;
     uintptr_t *starts = malloc(capacity * sizeof(uintptr_t));
     if (!starts) return NULL;
-    size_t offset = 0;
-    while (offset + 16 <= section.length && *count < capacity) {
-        const unsigned char *header = (const unsigned char *)(section.start + offset);
-        uint16_t recordSize;
-        uint32_t records;
-        memcpy(&recordSize, header + 10, sizeof(recordSize));
-        memcpy(&records, header + 12, sizeof(records));
-        uint64_t size = 16 + (uint64_t)recordSize * records;
-        if (recordSize < 12 && records > 0) break;
-        if (size > section.length - offset) break;
+    size_t offset = 0, size;
+    while (*count < capacity && (size = cmd_fieldDescriptorSize((const void *)section.start, section.length, offset))) {
         starts[(*count)++] = section.start + offset;
-        offset += (size_t)size;
+        offset += size;
     }
     return starts;
 }
 
+/// Publishes a mapping in the registry.
 static int32_t registerMapping(const char *path, uintptr_t start, uintptr_t imageEnd, uintptr_t end,
                                uintptr_t base, Externals *externals, const struct stat *status,
-                               const CMDImageFile *image) {
+                               const CMDImageFile *image, const Segment *layoutSegments, size_t segmentCount,
+                               struct timespec readStarted) {
     CMDSectionRange fieldMetadata = image->sections[CMDImageFileSectionFieldMetadata];
     pthread_mutex_lock(&mappedFileLock);
     size_t index = atomic_load_explicit(&mappedFileCount, memory_order_relaxed);
     int32_t handle = -1;
     char *copy = strdup(path);
-    if (index < CMD_MAXIMUM_FILES && copy) {
+    Segment *segments = malloc(segmentCount * sizeof(Segment));
+    if (index < CMD_MAXIMUM_FILES && copy && segments) {
+        memcpy(segments, layoutSegments, segmentCount * sizeof(Segment));
         size_t fieldDescriptorCount = 0;
         uintptr_t *fieldDescriptors = walkFieldDescriptors(fieldMetadata, &fieldDescriptorCount);
         mappedFiles[index] = (CMDMappedFile){start, imageEnd, end, base, copy, externals->slots, externals->names,
                                              externals->count, fieldDescriptors, fieldDescriptorCount,
                                              status->st_dev, status->st_ino, status->st_size, status->st_mtim,
-                                             status->st_ctim, *image};
+                                             status->st_ctim, readStarted, *image, segments, segmentCount};
         mappedFiles[index].image.handle = (int32_t)index;
         atomic_store_explicit(&mappedFileCount, index + 1, memory_order_release);
         handle = (int32_t)index;
     } else {
         free(copy);
+        free(segments);
     }
     pthread_mutex_unlock(&mappedFileLock);
     return handle;
@@ -281,6 +283,9 @@ typedef struct ELFLayout {
     uint64_t dynamicAddress, dynamicSize;
     uint64_t gotAddress, gotSize;
     uint64_t sectionAddresses[CMDImageFileSectionCount], sectionSizes[CMDImageFileSectionCount];
+    /// A fixed-address executable (`ET_EXEC`) or one with a program interpreter (`PT_INTERP`),
+    /// as every position-independent executable has.
+    bool isExecutable;
 } ELFLayout;
 
 /// Parses the ELF header, the program headers and the section headers, checking each against
@@ -288,10 +293,10 @@ typedef struct ELFLayout {
 static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CMDImageFile *result) {
     memset(layout, 0, sizeof(*layout));
     Elf64_Ehdr header;
-    if (fileSize < 4) return fail(result, CMDImageFileStatusNotELF, 0, "the file is %llu bytes", (unsigned long long)fileSize);
+    if (fileSize < 4) return fail(result, CMDImageFileStatusNotELF, 0, "not an ELF file: it is %llu bytes", (unsigned long long)fileSize);
     if (!readAt(descriptor, fileSize, 0, &header, 4, "the ELF identification", result)) return false;
     if (memcmp(header.e_ident, ELFMAG, SELFMAG) != 0) {
-        return fail(result, CMDImageFileStatusNotELF, 0, "no ELF magic number");
+        return fail(result, CMDImageFileStatusNotELF, 0, "not an ELF file: no ELF magic number");
     }
     if (!readAt(descriptor, fileSize, 0, &header, sizeof(header), "the ELF header", result)) return false;
     if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_ident[EI_DATA] != ELFDATA2LSB) {
@@ -309,7 +314,15 @@ static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CM
         return fail(result, CMDImageFileStatusUnsupported, 0x10,
                     "ELF type %u is neither an executable nor a shared object", header.e_type);
     }
-    if (header.e_phentsize != sizeof(Elf64_Phdr) || header.e_phnum == 0 || header.e_phoff > CMD_LARGEST_VALUE) {
+    if (header.e_phoff > CMD_LARGEST_VALUE) {
+        return fail(result, CMDImageFileStatusMalformed, 0x20, "malformed ELF header: e_phoff is 0x%llx, beyond any image",
+                    (unsigned long long)header.e_phoff);
+    }
+    if (header.e_shoff > CMD_LARGEST_VALUE) {
+        return fail(result, CMDImageFileStatusMalformed, 0x28, "malformed ELF header: e_shoff is 0x%llx, beyond any image",
+                    (unsigned long long)header.e_shoff);
+    }
+    if (header.e_phentsize != sizeof(Elf64_Phdr) || header.e_phnum == 0) {
         return fail(result, CMDImageFileStatusMalformed, 0x20, "e_phoff, e_phentsize or e_phnum is invalid");
     }
     if (header.e_shentsize != sizeof(Elf64_Shdr) || header.e_shnum == 0 || header.e_shoff > CMD_LARGEST_VALUE ||
@@ -318,6 +331,7 @@ static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CM
                     "the section headers are missing or invalid (e_shoff, e_shentsize, e_shnum, e_shstrndx)");
     }
     layout->header = header;
+    layout->isExecutable = header.e_type == ET_EXEC;
 
     // Program headers: the loadable segments and the dynamic segment. Both tables are sized by
     // e_phnum (up to 65,535 entries, 3.6 MB): on the heap.
@@ -345,6 +359,7 @@ static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CM
             layout->dynamicAddress = program->p_vaddr;
             layout->dynamicSize = program->p_filesz;
         }
+        if (program->p_type == PT_INTERP) layout->isExecutable = true;
         if (program->p_type != PT_LOAD) continue;
         if (program->p_vaddr > CMD_LARGEST_VALUE || program->p_memsz > CMD_LARGEST_VALUE ||
             program->p_offset > CMD_LARGEST_VALUE || program->p_filesz > program->p_memsz) {
@@ -352,10 +367,11 @@ static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CM
                          "program header %zu: p_vaddr, p_offset, p_filesz or p_memsz is invalid", index);
         } else if (program->p_offset + program->p_filesz > fileSize) {
             valid = fail(result, CMDImageFileStatusTruncated, program->p_offset + program->p_filesz,
-                         "loadable segment %zu ends at offset 0x%llx, past the file's end", index,
+                         "truncated: loadable segment %zu ends at offset 0x%llx, past the file's end", index,
                          (unsigned long long)(program->p_offset + program->p_filesz));
         } else {
-            segments[segmentCount++] = (Segment){program->p_vaddr, program->p_memsz, program->p_offset, program->p_filesz};
+            segments[segmentCount++] =
+                (Segment){program->p_vaddr, program->p_memsz, program->p_offset, program->p_filesz, program->p_flags};
             uint64_t start = program->p_vaddr & ~(page - 1);
             if (start < low) low = start;
             if (program->p_vaddr + program->p_memsz > high) high = program->p_vaddr + program->p_memsz;
@@ -443,7 +459,7 @@ static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CM
 /// or rewritten while an image holds it cannot fault a later read (a private file mapping
 /// raises SIGBUS on a page past the file's new end), and nothing of the copy is executable.
 static bool mapLayout(int descriptor, uint64_t fileSize, const char *path, const ELFLayout *layout,
-                      const struct stat *status, CMDImageFile *result) {
+                      const struct stat *status, struct timespec readStarted, CMDImageFile *result) {
     const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     // The reservation: guard, segments, stand-in area, guard. The stand-in area's writable
     // part is sized once the externals are counted.
@@ -568,7 +584,9 @@ static bool mapLayout(int descriptor, uint64_t fileSize, const char *path, const
     result->standInArea = start + (uintptr_t)span;
     result->standInCapacity = standInCapacity;
     result->externalCount = externals.count;
-    int32_t handle = registerMapping(path, start, start + (uintptr_t)span, end, bias, &externals, status, result);
+    result->isExecutable = layout->isExecutable;
+    int32_t handle = registerMapping(path, start, start + (uintptr_t)span, end, bias, &externals, status, result,
+                                     layout->segments, layout->segmentCount, readStarted);
     if (handle < 0) {
         free(externals.slots);
         free(externals.names);
@@ -581,15 +599,23 @@ static bool mapLayout(int descriptor, uint64_t fileSize, const char *path, const
     return true;
 }
 
+/// How long before a read a file's last change must lie for its times to tell a later change:
+/// the kernel stamps file times from a coarse clock (a tick of a few milliseconds), so two
+/// writes within one tick leave the same times. One second is many ticks.
+#define CMD_SETTLED_SECONDS 1
+
 /// The published mapping of a file that has not changed since it was read: the same device,
-/// inode, size, modification and status-change times.
+/// inode, size, modification and status-change times, and a status change at least
+/// `CMD_SETTLED_SECONDS` before that read began, so that a write within the same clock tick as
+/// the read's copy cannot hide behind equal times.
 static const CMDMappedFile *_Nullable unchangedMapping(const struct stat *status) {
     size_t count = atomic_load_explicit(&mappedFileCount, memory_order_acquire);
     for (size_t index = 0; index < count; index++) {
         const CMDMappedFile *file = &mappedFiles[index];
         if (file->device == status->st_dev && file->inode == status->st_ino && file->size == status->st_size &&
             file->modified.tv_sec == status->st_mtim.tv_sec && file->modified.tv_nsec == status->st_mtim.tv_nsec &&
-            file->changed.tv_sec == status->st_ctim.tv_sec && file->changed.tv_nsec == status->st_ctim.tv_nsec) {
+            file->changed.tv_sec == status->st_ctim.tv_sec && file->changed.tv_nsec == status->st_ctim.tv_nsec &&
+            file->changed.tv_sec + CMD_SETTLED_SECONDS < file->readStarted.tv_sec) {
             return file;
         }
     }
@@ -608,6 +634,8 @@ bool cmd_readImageFile(const char *path, CMDImageFile *result) {
         close(descriptor);
         return fail(result, CMDImageFileStatusUnreadable, 0, "not a regular file");
     }
+    struct timespec readStarted;
+    clock_gettime(CLOCK_REALTIME, &readStarted);
     pthread_mutex_lock(&readLock);
     const CMDMappedFile *earlier = unchangedMapping(&status);
     bool mapped;
@@ -619,7 +647,7 @@ bool cmd_readImageFile(const char *path, CMDImageFile *result) {
         ELFLayout layout;
         mapped = parseLayout(descriptor, (uint64_t)status.st_size, &layout, result);
         if (mapped) {
-            mapped = mapLayout(descriptor, (uint64_t)status.st_size, path, &layout, &status, result);
+            mapped = mapLayout(descriptor, (uint64_t)status.st_size, path, &layout, &status, readStarted, result);
             free(layout.segments);
         }
     }
@@ -699,6 +727,44 @@ const void *_Nullable cmd_readImageBase(const void *address) {
     return file ? (const void *)file->base : NULL;
 }
 
+
+bool cmd_readImageSegment(const void *address, size_t length, bool *writable, bool *fileBacked) {
+    const CMDMappedFile *file = fileContaining((uintptr_t)address, false);
+    if (!file) return false;
+    uint64_t at = (uint64_t)((uintptr_t)address - file->base);
+    for (size_t index = 0; index < file->segmentCount; index++) {
+        const Segment *segment = &file->segments[index];
+        if (at < segment->address || length > segment->memorySize || at - segment->address > segment->memorySize - length) {
+            continue;
+        }
+        *writable = (segment->flags & PF_W) != 0;
+        *fileBacked = length <= segment->fileSize && at - segment->address <= segment->fileSize - length;
+        return true;
+    }
+    return false;
+}
+
+bool cmd_imageFileSection(const char *path, CMDImageFileSection kind, uint64_t *address, uint64_t *size) {
+    *address = 0;
+    *size = 0;
+    if ((size_t)kind >= CMDImageFileSectionCount) return false;
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) return false;
+    struct stat status;
+    CMDImageFile scratch;
+    ELFLayout layout;
+    bool found = false;
+    if (fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode) &&
+        parseLayout(descriptor, (uint64_t)status.st_size, &layout, &scratch)) {
+        *address = layout.sectionAddresses[kind];
+        *size = layout.sectionSizes[kind];
+        found = *size > 0;
+        free(layout.segments);
+    }
+    close(descriptor);
+    return found;
+}
+
 #else
 
 bool cmd_readImageFile(const char *path, CMDImageFile *result) {
@@ -747,4 +813,30 @@ const void *_Nullable cmd_readImageBase(const void *address) {
     return NULL;
 }
 
+bool cmd_readImageSegment(const void *address, size_t length, bool *writable, bool *fileBacked) {
+    (void)address, (void)length, (void)writable, (void)fileBacked;
+    return false;
+}
+
+bool cmd_imageFileSection(const char *path, CMDImageFileSection kind, uint64_t *address, uint64_t *size) {
+    (void)path, (void)kind;
+    *address = 0;
+    *size = 0;
+    return false;
+}
+
 #endif
+
+size_t cmd_fieldDescriptorSize(const void *section, size_t length, size_t offset) {
+    // FieldDescriptorIterator::getCurrentRecordSize (swiftlang/swift
+    // include/swift/RemoteInspection/Records.h): the 16-byte FieldDescriptor header, then
+    // NumFields records of FieldRecordSize bytes; a descriptor that does not fit ends the walk.
+    if (offset > length || length - offset < 16) return 0;
+    const unsigned char *header = (const unsigned char *)section + offset;
+    uint16_t recordSize;
+    uint32_t records;
+    memcpy(&recordSize, header + 10, sizeof(recordSize));
+    memcpy(&records, header + 12, sizeof(records));
+    uint64_t size = 16 + (uint64_t)recordSize * records;
+    return size <= length - offset ? (size_t)size : 0;
+}

@@ -68,6 +68,9 @@ typedef struct CMDImageFile {
     /// Whether this is the mapping of an earlier read of the same, unchanged file (its
     /// stand-ins are written already).
     bool reused;
+    /// Whether the file is an executable: a fixed-address one (`ET_EXEC`) or one with a program
+    /// interpreter (`PT_INTERP`), as every position-independent executable has.
+    bool isExecutable;
     /// For a failure: the file offset it concerns (or 0).
     uint64_t offset;
     /// For a failure: what is wrong, NUL-terminated, naming the structure or section.
@@ -87,8 +90,8 @@ typedef struct CMDImageFile {
 /// `.got` words that hold addresses of the file are rebased. The mapping stays for the life of
 /// the process and is registered, so that `cmd_imageBase` and `cmd_imagePath` answer for
 /// addresses inside it. Reading a file again that has not changed since (the same device,
-/// inode, size, modification and status-change times) returns the same mapping, with
-/// `reused` set. No table sized by the file's header counts is put on the stack.
+/// inode, size, modification and status-change times, the last change settled more than a
+/// second before the first read) returns the same mapping, with `reused` set. No table sized by the file's header counts is put on the stack.
 /// - Parameters:
 ///   - path: The file.
 ///   - result: Receives the mapping or the reason for the failure.
@@ -148,6 +151,28 @@ CMD_EXTERN const char *_Nullable cmd_readImagePath(const void *_Nullable address
 /// - Parameter address: Any address.
 /// - Returns: `CMDImageFile.base`, or `NULL`.
 CMD_EXTERN const void *_Nullable cmd_readImageBase(const void *_Nullable address);
+
+/// Where an address range lies in a read image's loadable segments, for the checks of its
+/// records (ABI/ImageRecordCheck.swift).
+/// - Parameters:
+///   - address: The range's first byte.
+///   - length: Its length.
+///   - writable: Receives whether its segment is writable (`PF_W`), as relocated slots are.
+///   - fileBacked: Receives whether the file holds its bytes (not the zero-filled rest of a
+///     segment's memory).
+/// - Returns: Whether one loadable segment of a read image holds the whole range.
+CMD_EXTERN bool cmd_readImageSegment(const void *_Nullable address, size_t length, bool *writable, bool *fileBacked);
+
+/// A Swift section's file address and size, from an ELF file's section headers, parsed by the
+/// same reader as `cmd_readImageFile` and nothing mapped: for the `swift5_type_metadata_2`
+/// section of a loaded image, which the runtime does not register.
+/// - Parameters:
+///   - path: The file.
+///   - kind: The section.
+///   - address: Receives its virtual address in the file (`sh_addr`), or 0.
+///   - size: Receives its size, or 0.
+/// - Returns: Whether the file was read and has the section.
+CMD_EXTERN bool cmd_imageFileSection(const char *path, CMDImageFileSection kind, uint64_t *address, uint64_t *size);
 
 CMD_ASSUME_NONNULL_END
 

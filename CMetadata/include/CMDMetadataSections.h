@@ -64,9 +64,27 @@ CMD_EXTERN const char *_Nullable cmd_imagePath(const void *_Nullable baseAddress
 /// - Returns: The image's base, or `NULL` when the address is in none.
 CMD_EXTERN const void *_Nullable cmd_imageBase(const void *_Nullable address);
 
+/// Whether an address lies in the main program of this process, the executable the process
+/// started, rather than in a library.
+/// - Parameter address: Any address.
+/// - Returns: Whether the main program's loadable segments hold it.
+CMD_EXTERN bool cmd_isMainExecutable(const void *_Nullable address);
+
 /// Returns the number of loaded images that carry Swift metadata, cheaply.
 /// - Returns: The count the runtime reports.
 CMD_EXTERN size_t cmd_imageCount(void);
+
+/// The size of the field descriptor at an offset of a `swift5_fieldmd` section: the one walk
+/// of that section, for loaded and read images alike, as the runtime's reflection readers walk
+/// it (`FieldDescriptorIterator`, swiftlang/swift include/swift/RemoteInspection/Records.h):
+/// 16 bytes of header, then `NumFields` records of `FieldRecordSize` bytes each.
+/// - Parameters:
+///   - section: The section's first byte.
+///   - length: The section's length.
+///   - offset: The descriptor's offset in the section.
+/// - Returns: The descriptor's size, or 0 when its header or records do not fit in the rest of
+///   the section, which ends the walk.
+CMD_EXTERN size_t cmd_fieldDescriptorSize(const void *section, size_t length, size_t offset);
 
 CMD_ASSUME_NONNULL_END
 

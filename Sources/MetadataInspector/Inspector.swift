@@ -1,5 +1,7 @@
 // Inspector.swift
 
+// Foundation's FileManager tells a missing file from a directory.
+import Foundation
 import RuntimeMetadata
 
 /// The logic of `metadata-inspect`: parses a command line, reads image files (or loads
@@ -69,12 +71,15 @@ public enum Inspector {
         return arguments.json ? report.json.serialized(pretty: true) : report.text
     }
 
-    /// Checks a library file and loads it.
+    /// Checks a library file and loads it: the file is read and every record of its Swift
+    /// sections checked (``Image/read(_:)``), then the sections the runtime registers for it,
+    /// which a child process that loaded it reports, are checked against the same image; the
+    /// library is loaded only when both pass.
     /// - Parameter path: The library.
-    /// - Throws: ``InspectorError`` for a missing, foreign or truncated file or a refused load.
+    /// - Throws: ``InspectorError`` for a missing, foreign or corrupt file or a refused load.
     static func load(_ path: String) throws(InspectorError) {
-        let file = try ImageFile(path: path)
-        if file.isExecutable {
+        let image = try read(path)
+        if image.isExecutable {
             throw .loadFailed(
                 path: path,
                 reason: "it is an executable, and an executable cannot be loaded into another process; "
@@ -82,45 +87,59 @@ public enum Inspector {
                     + "metadata-inspect conformances \(path)"
             )
         }
-        // The section headers' sections are checked above; the runtime reads the sections the
-        // library registers when it loads, which a child process that loaded it reports.
+        // The runtime reads the sections the library registers when it loads, which a child
+        // process that loaded it reports.
         let probe: ImageProbe
         do {
             probe = try Image.probe(path)
+            try image.checkRegisteredSections(probe)
         } catch {
-            throw loadError(error, path: path)
+            throw inspectorError(error, path: path)
         }
-        try file.checkRegisteredSections(probe)
+        if let signal = probe.scanSignal {
+            throw .corruptMetadata(
+                path: path,
+                section: "swift5_protocol_conformances",
+                record: 0,
+                reason: "crashed the runtime's conformance scan in a child process (signal \(signal))"
+            )
+        }
+        guard probe.scanCompleted else {
+            throw .loadFailed(path: path, reason: "the runtime's conformance scan in a child process did not finish")
+        }
         do {
             try Image.load(path)
         } catch {
-            throw loadError(error, path: path)
+            throw inspectorError(error, path: path)
         }
     }
 
-    /// The inspector's error for a refused load.
-    private static func loadError(_ error: RuntimeMetadataError, path: String) -> InspectorError {
+    /// The inspector's error for a refused read or load.
+    private static func inspectorError(_ error: RuntimeMetadataError, path: String) -> InspectorError {
         switch error {
         case .notASwiftImage: .notSwift(path: path)
         case .imageLoadFailed(_, let reason): .loadFailed(path: path, reason: reason)
+        case .imageReadFailed(_, let offset, let reason): .readFailed(path: path, offset: offset, reason: reason)
+        case .corruptMetadata(_, let section, let record, let reason):
+            .corruptMetadata(path: path, section: section, record: record, reason: reason)
         default: .loadFailed(path: path, reason: "\(error)")
         }
     }
 
-    /// Checks an image file and reads it without loading it.
+    /// Reads an image file without loading it, every record of its Swift sections checked.
     /// - Parameter path: The file.
     /// - Returns: The image.
-    /// - Throws: ``InspectorError`` for a missing, foreign, truncated or inconsistent file.
+    /// - Throws: ``InspectorError`` for a missing, foreign, truncated, inconsistent or corrupt file.
     static func read(_ path: String) throws(InspectorError) -> Image {
-        // The section headers' Swift sections and their records are checked first, so that an
-        // inconsistent file is refused with the section and record named.
-        _ = try ImageFile(path: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .missingFile(path: path)
+        }
+        if isDirectory.boolValue { throw .directory(path: path) }
         do {
             return try Image.read(path)
-        } catch .imageReadFailed(_, let offset, let reason) {
-            throw .readFailed(path: path, offset: offset, reason: reason)
         } catch {
-            throw .readFailed(path: path, offset: 0, reason: "\(error)")
+            throw inspectorError(error, path: path)
         }
     }
 

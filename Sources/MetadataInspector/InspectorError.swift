@@ -11,8 +11,14 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The path names a directory.
     case directory(path: String)
     /// The file is not an ELF shared object or executable.
+    ///
+    /// No longer thrown: since the inspector reads every file through ``Image/read(_:)``, such
+    /// a file is ``readFailed(path:offset:reason:)`` with the reason `not an ELF file: …`.
     case notELF(path: String)
     /// The file ends before a structure it declares.
+    ///
+    /// No longer thrown: such a file is ``readFailed(path:offset:reason:)`` with the reason
+    /// `truncated: …` and the offset.
     ///
     /// - Parameters:
     ///   - path: The file.
@@ -20,6 +26,9 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
     case truncated(path: String, offset: Int)
     /// A field of the file's ELF header, program headers or section headers holds an offset,
     /// address or size no image can have (beyond the 47-bit user address space).
+    ///
+    /// No longer thrown: such a file is ``readFailed(path:offset:reason:)``, whose reason names
+    /// the field (`malformed ELF header: e_shoff is 0x…`).
     ///
     /// - Parameters:
     ///   - path: The file.
@@ -35,6 +44,9 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
     case loadFailed(path: String, reason: String)
     /// A Swift metadata section of a file holds a record that points outside the image: the file
     /// is refused before the loader sees it, since the runtime trusts these records once loaded.
+    /// The verdict is ``Image/read(_:)``'s
+    /// (``RuntimeMetadataError/corruptMetadata(path:section:record:reason:)``), for files
+    /// listed and libraries loaded alike.
     case corruptMetadata(path: String, section: String, record: Int, reason: String)
     /// No loaded image matches an `--image` filter.
     case unknownImage(String)

@@ -75,8 +75,22 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
     /// The dynamic loader refused to load a library.
     case imageLoadFailed(path: String, reason: String)
 
-    /// A library loaded, but the Swift runtime registered no metadata for it.
+    /// A library loaded, but the Swift runtime registered no metadata for it; or an image file
+    /// read with ``Image/read(_:)`` has no Swift metadata sections.
     case notASwiftImage(path: String)
+    /// A record of an image file's Swift metadata is not safe to read: a pointer that leaves
+    /// the file's loadable segments, a context of the wrong kind, a field descriptor past its
+    /// section. ``Image/read(_:)`` checks every record of the sections it reads, and
+    /// ``Image/checkRegisteredSections(_:)`` the sections the runtime registers when the file
+    /// is loaded, before anything reads a record: once a library is loaded, the runtime trusts
+    /// its records, and a bad one crashes the process.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - section: The section, such as `swift5_protocol_conformances`.
+    ///   - record: The record's index in its section.
+    ///   - reason: What is wrong with it, such as `points outside the image`.
+    case corruptMetadata(path: String, section: String, record: Int, reason: String)
     /// An image file could not be read without loading it (``Image/read(_:)``): it cannot be
     /// opened, is not a 64-bit little-endian ELF executable or shared library, ends early, or
     /// holds headers, tables or Swift sections that contradict each other.
@@ -165,7 +179,9 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
             return "cannot read '\(path)': \(reason)"
                 + (offset > 0 ? " (file offset 0x\(String(offset, radix: 16)))" : "")
         case .notASwiftImage(let path):
-            return "'\(path)' loaded, but it carries no Swift metadata"
+            return "'\(path)' carries no Swift metadata"
+        case .corruptMetadata(let path, let section, let record, let reason):
+            return "'\(path)' has corrupt Swift metadata: record \(record) of \(section) \(reason)"
         case .functionNotReabstractable(let typeName, let context):
             return
                 "\(context) holds a function of type '\(typeName)' at its declared abstraction; without a reabstraction thunk, which only the compiler can emit, it cannot be read or written as a value"

@@ -68,12 +68,17 @@ private let badInputCases: [BadInputCase] = [
         status: 1,
         message: "directory"
     ),
-    .init(name: "text file", arguments: { badFiles["text"].map { ["--load", $0] } }, status: 1, message: "not an ELF"),
+    .init(
+        name: "text file",
+        arguments: { badFiles["text"].map { ["--load", $0] } },
+        status: 1,
+        message: "not an ELF file"
+    ),
     .init(
         name: "empty file",
         arguments: { badFiles["empty"].map { ["--load", $0] } },
         status: 1,
-        message: "not an ELF"
+        message: "not an ELF file"
     ),
     .init(
         name: "ELF without Swift",
@@ -85,25 +90,25 @@ private let badInputCases: [BadInputCase] = [
         name: "truncated ELF header",
         arguments: { badFiles["truncated-header"].map { ["--load", $0] } },
         status: 1,
-        message: "truncated"
+        message: "truncated: "
     ),
     .init(
         name: "truncated before the section headers",
         arguments: { badFiles["truncated-sections"].map { ["--load", $0] } },
         status: 1,
-        message: "truncated"
+        message: "truncated: "
     ),
     .init(
         name: "truncated half library",
         arguments: { badFiles["truncated-half"].map { ["--load", $0] } },
         status: 1,
-        message: "truncated"
+        message: "truncated: "
     ),
     .init(
         name: "forged section offset",
         arguments: { badFiles["forged"].map { ["--load", $0] } },
         status: 1,
-        message: "malformed ELF header: e_shoff is 0x7fffffffffffffff"
+        message: "malformed ELF header: e_shoff is 0x7fffffffffffffff, beyond any image"
     ),
     .init(name: "unknown type", arguments: { ["layout", "Nowhere.Nothing"] }, status: 1, message: "unknown type"),
     .init(
@@ -182,7 +187,7 @@ private let badInputCases: [BadInputCase] = [
         name: "a FILE that is not ELF",
         arguments: { ["conformances", "/etc/hostname"] },
         status: 1,
-        message: "not an ELF"
+        message: "not an ELF file"
     ),
     .init(
         name: "a bare word after options is the subcommand",

@@ -63,16 +63,16 @@ struct CorruptImageTests {
         }
     }
 
-    @Test("Every library of the toolchain passes the section checks")
+    @Test("Every library of the toolchain passes the record checks of Image.read")
     func realLibrariesPass() throws {
         let directory = toolchainLibraryDirectory ?? "/opt/swift/usr/lib/swift/linux"
         let libraries = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".so") }
         var checked = 0
         for library in libraries {
             do {
-                _ = try ImageFile(path: directory + "/" + library)
+                _ = try Image.read(directory + "/" + library)
                 checked += 1
-            } catch .notSwift {
+            } catch .notASwiftImage {
                 continue
             } catch {
                 Issue.record("\(library): \(error)")
@@ -105,7 +105,7 @@ struct CorruptImageTests {
                 }
                 _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
                 do {
-                    _ = try ImageFile(path: file)
+                    _ = try Image.read(file)
                     passed += 1
                 } catch {
                     refused += 1
@@ -179,7 +179,8 @@ struct CorruptHeaderTests {
                 let outcome = Inspector.run(["summary", "--load", path])
                 #expect(outcome.status == 1, "\(path)")
                 #expect(outcome.output.isEmpty)
-                #expect(outcome.error.contains("malformed ELF header: \(field)"), "\(outcome.error)")
+                #expect(outcome.error.hasPrefix("error: cannot read"), "\(outcome.error)")
+                #expect(outcome.error.contains(field), "\(outcome.error)")
             }
         }
     }
@@ -210,7 +211,7 @@ struct CorruptHeaderTests {
                 }
                 _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
                 do {
-                    _ = try ImageFile(path: file)
+                    _ = try Image.read(file)
                 } catch {
                     refused += 1
                 }

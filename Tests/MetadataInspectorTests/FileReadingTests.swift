@@ -307,6 +307,24 @@ struct FileReadingTests {
         #expect(throws: RuntimeMetadataError.self) { try box.instantiate(with: [.type(TypeMetadata(Int.self))]) }
         #expect(image.conformances.allSatisfy { $0.protocolDescriptor != nil })
     }
+
+    @Test("Executables and libraries are told apart, read (as readelf says) and loaded")
+    func executables() throws {
+        let fixture = try executableFixture.get()
+        for path in [fixture.executable, fixture.fixedAddress, fixture.stripped] {
+            // The oracle: a program header of type INTERP, or the type EXEC.
+            let headers = try #require(runTool(["readelf", "-W", "-h", "-l", path]))
+            #expect(headers.contains("INTERP") || headers.contains("EXEC (Executable file)"), "\(path)")
+            #expect(try Image.read(path).isExecutable, "\(path)")
+        }
+        let library = try #require(runTool(["readelf", "-W", "-h", "-l", differentiation]))
+        #expect(!library.contains("INTERP") && library.contains("DYN"))
+        #expect(try !Image.read(differentiation).isExecutable)
+        // Loaded: this test program is the main executable; its libraries are not.
+        let loaded = Image.all
+        #expect(loaded.filter(\.isExecutable).count == 1)
+        #expect(loaded.first { $0.fileName == "libswiftCore.so" }?.isExecutable == false)
+    }
 }
 
 @Suite("Field records read without metadata")

@@ -276,8 +276,10 @@ struct ReadmeExampleTests {
         await #expect(processExitsWith: .success) {
             let core = try #require(Image.all.first { $0.fileName == "libswiftCore.so" })
             let path = core.path.replacingOccurrences(of: "libswiftCore.so", with: "libswift_Differentiation.so")
+            let file = try Image.read(path)  // every record checked, nothing run
             let probe = try #require(try? Image.probe(path))  // a child process loads it
             #expect(probe.section(named: "swift5_protocol_conformances").map { $0.size > 0 } == true)
+            try file.checkRegisteredSections(probe)  // those sections' records, in the file
             #expect(!Image.all.contains { $0.path == path })
             if probe.scanCompleted {
                 let plugin = try #require(try? Image.load(path))
@@ -290,7 +292,7 @@ struct ReadmeExampleTests {
     @Test("Plugins: reading a binary without running it")
     func readingFiles() throws {
         let core = try #require(Image.all.first { $0.fileName == "libswiftCore.so" })
-        let app = try Image.read(core.path)  // mapped and relocated, never run
+        let app = try Image.read(core.path)  // copied and relocated, checked, never run
         var pairs: [String] = []
         for record in app.conformances {
             pairs.append(

@@ -15,6 +15,8 @@ struct ImageFileReadFailure: Error, Sendable {
     /// What kind of failure (`CMDImageFileStatus`).
     enum Kind: Sendable {
         case unreadable, notELF, unsupported, truncated, malformed, notSwift, mapFailed
+        /// A record of a Swift section fails its check (ImageRecordCheck.swift).
+        case corrupt(ImageRecordDefect)
     }
     let kind: Kind
     /// The file offset the failure concerns, or 0.
@@ -64,13 +66,33 @@ extension ImageSections {
             let raw = sections[Int(section.rawValue)]
             return unsafe UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: raw.start), count: raw.length)
         }
+        // Every record is checked before anything reads one: the verdict the inspector gives
+        // before it loads a library.
+        let checked: [(String, CMDImageFileSection)] = [
+            ("swift5_protocol_conformances", CMDImageFileSectionProtocolConformances),
+            ("swift5_type_metadata", CMDImageFileSectionTypeMetadata),
+            ("swift5_type_metadata_2", CMDImageFileSectionNoncopyableTypeMetadata),
+            ("swift5_protocols", CMDImageFileSectionProtocols), ("swift5_fieldmd", CMDImageFileSectionFieldMetadata),
+        ]
+        for (name, section) in checked {
+            let bytes = unsafe range(section)
+            guard let start = bytes.baseAddress,
+                let defect = unsafe ImageRecordCheck.firstDefect(section: name, start: start, size: bytes.count)
+            else { continue }
+            throw ImageFileReadFailure(
+                kind: .corrupt(defect),
+                offset: 0,
+                message: "record \(defect.record) of \(name) \(defect.reason)"
+            )
+        }
         return unsafe ImageSections(
             readFrom: UnsafeRawPointer(bitPattern: file.start)!,
             typeMetadata: range(CMDImageFileSectionTypeMetadata),
             noncopyableTypeMetadata: range(CMDImageFileSectionNoncopyableTypeMetadata),
             protocols: range(CMDImageFileSectionProtocols),
             protocolConformances: range(CMDImageFileSectionProtocolConformances),
-            fieldMetadata: range(CMDImageFileSectionFieldMetadata)
+            fieldMetadata: range(CMDImageFileSectionFieldMetadata),
+            isExecutable: file.isExecutable
         )
     }
 
@@ -87,6 +109,30 @@ extension ImageSections {
             else { continue }
             _ = cmd_setImageFileSlot(file.handle, slot, UInt(bitPattern: descriptor))
         }
+    }
+
+    /// Checks a section that the runtime registers for this read image's file when it is
+    /// loaded, as a child process reported it (ImageProbe): it must lie in the file's loadable
+    /// segments, and its records pass the checks of ``read(path:)``.
+    /// - Parameters:
+    ///   - name: The section's name.
+    ///   - fileAddress: Its virtual address in the file.
+    ///   - size: Its size.
+    /// - Returns: The first bad record, or `nil`.
+    func registeredSectionDefect(name: String, fileAddress: UInt, size: Int) -> ImageRecordDefect? {
+        guard size > 0 else { return nil }
+        guard let inside = unsafe baseAddress, let base = unsafe cmd_readImageBase(inside),
+            fileAddress < 1 << 47, size < 1 << 47
+        else { return ImageRecordDefect(section: name, record: 0, reason: "lies outside the image") }
+        let start = unsafe base + Int(fileAddress)
+        guard unsafe ImageRecordCheck.isInImage(start, size) else {
+            return ImageRecordDefect(
+                section: name,
+                record: 0,
+                reason: "lies outside the image, where the runtime registered it"
+            )
+        }
+        return unsafe ImageRecordCheck.firstDefect(section: name, start: start, size: size)
     }
 
     /// Whether an address lies in an image read from a file, its stand-ins included.

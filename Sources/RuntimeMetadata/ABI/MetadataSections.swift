@@ -34,8 +34,18 @@ struct ImageSections: Sendable {
     /// `swift5_type_metadata_2`, for an image read from a file (whose section headers were
     /// read already); `nil` for a loaded image, whose file is read for it on request.
     nonisolated(unsafe) private let readNoncopyableTypeMetadata: UnsafeRawBufferPointer?
+    /// For an image read from a file, whether the file is an executable; `nil` for a loaded
+    /// image, which asks the loader.
+    private let readIsExecutable: Bool?
 
-    /// Lists the loaded images with Swift metadata.
+    /// Whether the image's file is an executable rather than a shared library: for a read image,
+    /// as its headers say (`ET_EXEC`, or a `PT_INTERP` program header); for a loaded image,
+    /// whether it is the process's main program.
+    var isExecutable: Bool {
+        if let readIsExecutable = unsafe readIsExecutable { return readIsExecutable }
+        return unsafe cmd_isMainExecutable(baseAddress)
+    }
+
     /// The image's path as the dynamic loader reports it, found on request: on ELF it takes a
     /// `dladdr`, which costs more than the rest of a first conformance query.
     var path: String {
@@ -116,6 +126,7 @@ struct ImageSections: Sendable {
         unsafe self.protocolConformances = range(image.protocolConformances)
         unsafe self.fieldMetadata = range(image.fieldMetadata)
         unsafe self.readNoncopyableTypeMetadata = nil
+        unsafe self.readIsExecutable = nil
     }
 
     /// The sections of an image read from a file (ImageFileMapping.swift).
@@ -125,7 +136,8 @@ struct ImageSections: Sendable {
         noncopyableTypeMetadata: UnsafeRawBufferPointer,
         protocols: UnsafeRawBufferPointer,
         protocolConformances: UnsafeRawBufferPointer,
-        fieldMetadata: UnsafeRawBufferPointer
+        fieldMetadata: UnsafeRawBufferPointer,
+        isExecutable: Bool
     ) {
         unsafe self.rawPath = nil
         unsafe self.baseAddress = start
@@ -134,6 +146,7 @@ struct ImageSections: Sendable {
         unsafe self.protocolConformances = protocolConformances
         unsafe self.fieldMetadata = fieldMetadata
         unsafe self.readNoncopyableTypeMetadata = noncopyableTypeMetadata
+        unsafe self.readIsExecutable = isExecutable
     }
 
     /// The type context descriptors of `swift5_type_metadata` (`TargetTypeMetadataRecord`)
@@ -222,17 +235,14 @@ struct ImageSections: Sendable {
         }
     }
 
-    /// The field descriptors of `swift5_fieldmd`, walked one after another.
+    /// The field descriptors of `swift5_fieldmd`, by the one walk of that section
+    /// (`cmd_fieldDescriptorSize`, the runtime's `FieldDescriptorIterator` rule).
     var fieldDescriptors: [FieldDescriptorLayout] {
         guard let base = unsafe fieldMetadata.baseAddress else { return unsafe [] }
         var result: [FieldDescriptorLayout] = unsafe []
         var offset = 0
-        let headerSize = MemoryLayout<FieldDescriptorLayout.Fields>.size
-        while unsafe offset + headerSize <= fieldMetadata.count {
-            let descriptor = unsafe FieldDescriptorLayout(base + offset)
-            let size = unsafe descriptor.totalSize
-            guard size >= headerSize, unsafe offset + size <= fieldMetadata.count else { break }
-            unsafe result.append(descriptor)
+        while case let size = unsafe cmd_fieldDescriptorSize(base, fieldMetadata.count, offset), size > 0 {
+            unsafe result.append(FieldDescriptorLayout(base + offset))
             offset += size
         }
         return unsafe result
@@ -358,6 +368,18 @@ enum LoadedImages {
             guard let base = unsafe sections.baseAddress else { return false }
             return unsafe ImageSections.readImageRange(containing: base) != nil
         }
+        /// Whether the image's file is an executable rather than a shared library.
+        var isExecutable: Bool { unsafe sections.isExecutable }
+        /// The first bad record of a section the runtime registers for this read image's file,
+        /// or `nil` (ImageFileMapping.swift).
+        /// - Parameters:
+        ///   - name: The section's name.
+        ///   - fileAddress: Its virtual address in the file.
+        ///   - size: Its size.
+        /// - Returns: The defect, or `nil`.
+        func registeredSectionDefect(name: String, fileAddress: UInt, size: Int) -> ImageRecordDefect? {
+            unsafe sections.registeredSectionDefect(name: name, fileAddress: fileAddress, size: size)
+        }
         /// An integer identity of the image (its base address).
         var identity: UInt { unsafe sections.baseAddress.map { UInt(bitPattern: $0) } ?? 0 }
         /// Its nominal type descriptors, noncopyable and field-named ones included.
@@ -447,10 +469,10 @@ extension ImageSections {
     ///
     /// That section is not part of `MetadataSections` (version 5,
     /// stdlib/public/SwiftShims/swift/shims/MetadataSections.h) and the runtime never registers
-    /// it, so its address comes from the image file's ELF section headers: `sh_addr` plus the
-    /// image's load base. Any read failure yields no records.
+    /// it, so for a loaded image its address comes from the image file's section headers, read
+    /// by the one ELF reader (`cmd_imageFileSection`): `sh_addr` plus the image's load base.
+    /// Any read failure yields no records.
     var noncopyableTypeDescriptors: [UnsafeRawPointer] {
-        #if canImport(Glibc) || canImport(Musl)
         let start: UnsafeRawPointer
         let size: Int
         if let read = unsafe readNoncopyableTypeMetadata {
@@ -458,11 +480,13 @@ extension ImageSections {
             unsafe start = readStart
             size = read.count
         } else {
+            var address: UInt64 = 0
+            var length: UInt64 = 0
             guard let base = unsafe baseAddress, unsafe !path.isEmpty,
-                let section = unsafe Self.sectionRange(named: "swift5_type_metadata_2", inFile: path)
+                unsafe cmd_imageFileSection(path, CMDImageFileSectionNoncopyableTypeMetadata, &address, &length)
             else { return unsafe [] }
-            unsafe start = base + section.address
-            size = section.size
+            unsafe start = base + Int(address)
+            size = Int(length)
         }
         return unsafe (0..<(size / 4)).compactMap { index -> UnsafeRawPointer? in
             let field = unsafe start + index * 4
@@ -474,55 +498,5 @@ extension ImageSections {
             default: return nil
             }
         }
-        #else
-        return []
-        #endif
     }
-
-    #if canImport(Glibc) || canImport(Musl)
-    /// Finds a section's virtual address and size in a 64-bit little-endian ELF file's section
-    /// headers (`Elf64_Ehdr` and `Elf64_Shdr`, `/usr/include/elf.h`), reading with bounds checks.
-    private static func sectionRange(named wanted: String, inFile path: String) -> (address: Int, size: Int)? {
-        let descriptor = unsafe open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        func read(_ offset: Int, _ count: Int) -> [UInt8]? {
-            guard offset >= 0, count >= 0, count < 1 << 26 else { return nil }
-            var buffer = [UInt8](repeating: 0, count: count)
-            let got = unsafe buffer.withUnsafeMutableBytes {
-                unsafe pread(descriptor, $0.baseAddress, count, off_t(offset))
-            }
-            return got == count ? buffer : nil
-        }
-        func integer(_ bytes: [UInt8], _ offset: Int, _ size: Int) -> Int {
-            var value = 0
-            for index in 0..<size { value |= Int(bytes[offset + index]) << (8 * index) }
-            return value
-        }
-        guard let header = read(0, 64), header[0..<4] == [0x7F, 0x45, 0x4C, 0x46], header[4] == 2, header[5] == 1 else {
-            return nil
-        }
-        let headersOffset = integer(header, 0x28, 8)
-        let entrySize = integer(header, 0x3A, 2)
-        let count = integer(header, 0x3C, 2)
-        let namesIndex = integer(header, 0x3E, 2)
-        guard entrySize >= 64, namesIndex < count, headersOffset > 0,
-            let headers = read(headersOffset, entrySize * count)
-        else { return nil }
-        let namesHeader = namesIndex * entrySize
-        guard let names = read(integer(headers, namesHeader + 0x18, 8), integer(headers, namesHeader + 0x20, 8)) else {
-            return nil
-        }
-        let target = Array(wanted.utf8) + [0]
-        for index in 0..<count {
-            let entry = index * entrySize
-            let nameOffset = integer(headers, entry, 4)
-            guard nameOffset + target.count <= names.count,
-                Array(names[nameOffset..<(nameOffset + target.count)]) == target
-            else { continue }
-            return (integer(headers, entry + 0x10, 8), integer(headers, entry + 0x20, 8))
-        }
-        return nil
-    }
-    #endif
 }

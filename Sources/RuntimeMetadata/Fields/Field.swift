@@ -214,7 +214,7 @@ extension TypeMetadata {
     public var fields: FieldList {
         get throws(RuntimeMetadataError) {
             // Warm: the published list, read in the caller. Cold, or an error: out of line.
-            if let box = immortalRecord.withObject({ $0.allFields.published }), box.withObject({ $0.error == nil }) {
+            if let box = immortalRecord.withObject({ $0.allFields.published }), box.withObject({ !$0.failed }) {
                 return FieldList(box: box)
             }
             return try computedFields()

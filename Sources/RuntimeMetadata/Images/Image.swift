@@ -59,20 +59,81 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     ///
     /// The copy stays for the life of the process. Reading a file again that has not changed
     /// since (the same device, inode, size, and modification and status-change times) returns
-    /// the same image without reading it; a changed file is read anew, as another image. A file
-    /// rewritten in place to the same size within one tick of the file system's clock reads as
-    /// unchanged; a build that replaces a binary writes a new file (a new inode), which is
-    /// always read anew. At most 1,024 distinct files are read per process.
+    /// the same image without reading it; a changed file is read anew, as another image. The
+    /// kernel stamps file times from a coarse clock, so a file changed less than a second
+    /// before it was first read is read anew each time: a write within the same tick would
+    /// leave its times as they were. At most 1,024 distinct reads are kept per process.
+    ///
+    /// Every record of the Swift sections read (type, protocol and conformance records, field
+    /// descriptors) is checked before anything reads one: its pointers must stay in the file's
+    /// loadable segments and name contexts of the kinds they expect. A file that fails is
+    /// refused with the section, the record and the reason, the same verdict `metadata-inspect`
+    /// gives before it loads a library.
     /// - Parameter path: The file's path.
     /// - Returns: The image.
     /// - Throws: ``RuntimeMetadataError/imageReadFailed(path:offset:reason:)`` when the file cannot
     ///   be opened, is not a 64-bit little-endian ELF executable or shared library for x86-64 or
-    ///   AArch64, ends early, has inconsistent headers, or has no Swift metadata sections.
+    ///   AArch64, ends early, or has inconsistent headers;
+    ///   ``RuntimeMetadataError/notASwiftImage(path:)`` when it has no Swift metadata sections;
+    ///   ``RuntimeMetadataError/corruptMetadata(path:section:record:reason:)`` for a bad record.
     public static func read(_ path: String) throws(RuntimeMetadataError) -> Image {
         do {
             return Image(try LoadedImages.read(path: path))
         } catch {
-            throw .imageReadFailed(path: path, offset: Int(clamping: error.offset), reason: error.message)
+            switch error.kind {
+            case .notSwift: throw .notASwiftImage(path: path)
+            case .corrupt(let defect):
+                throw .corruptMetadata(
+                    path: path,
+                    section: defect.section,
+                    record: defect.record,
+                    reason: defect.reason
+                )
+            default: throw .imageReadFailed(path: path, offset: Int(clamping: error.offset), reason: error.message)
+            }
+        }
+    }
+
+    /// Whether the image's file is an executable rather than a shared library: for an image
+    /// read with ``read(_:)``, as its headers say (a fixed-address executable, or one with a
+    /// program interpreter, as every position-independent executable has); for a loaded image,
+    /// whether it is this process's main program. An executable cannot be loaded into another
+    /// process; read it instead.
+    public var isExecutable: Bool { storage.withObject { $0.records.isExecutable } }
+
+    /// Checks the sections that the runtime registers for this image's file when it is loaded,
+    /// as ``probe(_:timeout:)`` reported them, against this image read from the same file: each
+    /// must lie in the file's loadable segments, and its records pass the checks of
+    /// ``read(_:)``. The runtime finds a loaded library's records through linker symbols, not
+    /// section headers, so the two can differ in a crafted file; call this before ``load(_:)``.
+    ///
+    /// ```swift
+    /// let image = try Image.read(path)
+    /// try image.checkRegisteredSections(try Image.probe(path))
+    /// try Image.load(path)
+    /// ```
+    /// - Parameter probe: What the runtime registered for the file in a child process.
+    /// - Throws: ``RuntimeMetadataError/corruptMetadata(path:section:record:reason:)`` for a
+    ///   section outside the image or a bad record; for a loaded image, which was not read from
+    ///   its file, ``RuntimeMetadataError/imageReadFailed(path:offset:reason:)``.
+    public func checkRegisteredSections(_ probe: ImageProbe) throws(RuntimeMetadataError) {
+        let records = storage.withObject { $0.records }
+        guard records.isRead else {
+            throw .imageReadFailed(path: path, offset: 0, reason: "the image is loaded, not read from its file")
+        }
+        for section in probe.sections {
+            if let defect = records.registeredSectionDefect(
+                name: section.name,
+                fileAddress: section.address,
+                size: section.size
+            ) {
+                throw .corruptMetadata(
+                    path: path,
+                    section: defect.section,
+                    record: defect.record,
+                    reason: defect.reason
+                )
+            }
         }
     }
 
