@@ -5,7 +5,10 @@
 // typed node through RuntimeMetadata (no AnyView); an item of an unknown kind is not a view
 // and shows as an error. The page is written as static HTML.
 //
-// Usage: viewgraph-example [MODEL.json] [OUTPUT.html]
+// Usage: viewgraph-example [--tree] [MODEL.json] [OUTPUT.html]
+//
+// Prints what it built (nodes, items, error nodes) and the file it wrote; `--tree` prints the
+// whole node tree first, as TextRenderer spells it.
 
 import Foundation
 import ViewGraph
@@ -152,7 +155,15 @@ let stylesheet = """
     p { margin: 0; }
     """
 
-let arguments = CommandLine.arguments.dropFirst()
+let options = CommandLine.arguments.dropFirst()
+let printsTree = options.contains("--tree")
+let arguments = options.filter { $0 != "--tree" }
+if let unknown = arguments.first(where: { $0.hasPrefix("--") }) {
+    FileHandle.standardError.write(
+        Data("error: unknown option '\(unknown)'\nusage: viewgraph-example [--tree] [MODEL.json] [OUTPUT.html]\n".utf8)
+    )
+    exit(2)
+}
 let modelPath = arguments.first ?? "Sources/viewgraph-example/page.json"
 let outputPath = arguments.dropFirst().first ?? "index.html"
 
@@ -176,7 +187,13 @@ do {
             .padding(16)
             .className("page")
         )
-        print(TextRenderer().render(graph))
+        if printsTree { print(TextRenderer().render(graph)) }
+        let errors = graph.allNodes.compactMap { node -> String? in
+            guard case .error(let reason) = node.renderAttributes.role else { return nil }
+            return reason
+        }
+        print("built \(graph.nodeCount) nodes from \(model.items.count) items, each item a node of its own type")
+        for reason in errors { print("error node: \(reason)") }
         return HTMLRenderer(title: model.title, stylesheet: stylesheet).render(graph)
     }
     try html.write(toFile: outputPath, atomically: true, encoding: .utf8)

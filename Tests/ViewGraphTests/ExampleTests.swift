@@ -42,7 +42,7 @@ struct ExampleTests {
         let model = packageRoot.appendingPathComponent("Sources/viewgraph-example/page.json").path
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("viewgraph-\(UUID()).html")
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try runExample([model, output.path])
+        let result = try runExample(["--tree", model, output.path])
         #expect(result.status == 0, "\(result.error)")
         // Every item became the node of its own type; the unknown kind became an error node.
         let lines = result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -65,6 +65,23 @@ struct ExampleTests {
         #expect(html.contains("<div class=\"caption\">"))
         #expect(html.contains("does not conform to PersonDetailItemModel"))
         #expect(html.contains("<p>Ada Lovelace</p>") && html.contains("<p>London</p>"))
+    }
+
+    @Test("Without --tree the example prints what it built and wrote, a few lines")
+    func summary() throws {
+        let model = packageRoot.appendingPathComponent("Sources/viewgraph-example/page.json").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("viewgraph-\(UUID()).html")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try runExample([model, output.path])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count <= 5, "\(result.output)")
+        #expect(lines.first?.hasPrefix("built ") == true && lines.first?.contains("nodes from") == true)
+        #expect(lines.contains("error node: viewgraph_example.UnknownItem is not a view"))
+        #expect(lines.last.map(String.init) == "wrote \(output.path)")
+        #expect(FileManager.default.fileExists(atPath: output.path))
+        let unknown = try runExample(["--frobnicate"])
+        #expect(unknown.status == 2 && unknown.error.hasPrefix("error: unknown option '--frobnicate'"))
     }
 
     @Test("A missing model is an error with exit status 1")
