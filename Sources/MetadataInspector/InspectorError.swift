@@ -12,7 +12,7 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
     case directory(path: String)
     /// The file is not an ELF shared object or executable.
     ///
-    /// No longer thrown: since the inspector reads every file through ``Image/read(_:)``, such
+    /// No longer thrown: since the inspector reads every file through `Image.read(_:)`, such
     /// a file is ``readFailed(path:offset:reason:)`` with the reason `not an ELF file: …`.
     case notELF(path: String)
     /// The file ends before a structure it declares.
@@ -44,8 +44,8 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
     case loadFailed(path: String, reason: String)
     /// A Swift metadata section of a file holds a record that points outside the image: the file
     /// is refused before the loader sees it, since the runtime trusts these records once loaded.
-    /// The verdict is ``Image/read(_:)``'s
-    /// (``RuntimeMetadataError/corruptMetadata(path:section:record:reason:)``), for files
+    /// The verdict is `Image.read(_:)`'s
+    /// (`RuntimeMetadataError.corruptMetadata(path:section:record:reason:)`), for files
     /// listed and libraries loaded alike.
     case corruptMetadata(path: String, section: String, record: Int, reason: String)
     /// No loaded image matches an `--image` filter.
