@@ -13,7 +13,7 @@ one side (up to about 1.6x on the smallest paths); where the goal is not met yet
 guards the ratio reached so far, so that a regression fails CI while the open goal stays
 visible in the table.
 
-With --runs N (for the README's table), the whole suite runs N times and each benchmark's
+With --runs N (for the table in Benchmarks/README.md), the whole suite runs N times and each benchmark's
 median is the median of its N per-run medians, so that one slow spell does not decide a row.
 
 The machines are shared virtual machines whose speed changes for seconds at a time (seen: the

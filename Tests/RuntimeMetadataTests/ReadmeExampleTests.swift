@@ -74,8 +74,22 @@ private final class DrawableStore<D: Drawable> {
     }
 }
 
+/// The first example's type, a struct of two fields.
+private struct TwoFieldPoint {
+    var x: Int
+    var y: Double
+}
+
 @Suite("README examples")
 struct ReadmeExampleTests {
+    @Test("The products, one example each: RuntimeMetadata and ValueDump")
+    func products() throws {
+        let metadata = TypeMetadata(TwoFieldPoint.self)
+        #expect(try metadata.fields.map { "\($0.name) \($0.offset)" } == ["x 0", "y 8"])
+        #expect(try !ProtocolDescriptor((any Hashable).self).isConformed(by: TwoFieldPoint.self))
+        #expect(ValueDump.differences(["a": 1], ["a": 2]).map(\.path) == ["[\"a\"]"])
+    }
+
     @Test("Layout and fields")
     func layoutAndFields() throws {
         let metadata = TypeMetadata(Point.self)

@@ -36,6 +36,15 @@ extension Readme {
 @Suite("README: ViewGraph")
 @MainActor
 struct ReadmeViewGraphTests {
+    @Test("The README's product example: a view known only as Any becomes a typed node")
+    func productExample() {
+        let items: [Any] = [Text("typed"), 42]
+        let graph = ViewGraph(root: ForEach(items.indices, id: \.self) { DynamicView(items[$0]) })
+        let text = TextRenderer().render(graph)
+        #expect(text.contains("Text \"typed\""))
+        #expect(text.contains("InvalidView [error: Swift.Int is not a view]"))
+    }
+
     @Test("The README's ViewGraph example")
     func example() throws {
         let items: [Any] = [Readme.Greeting(name: "Ada"), Readme.Counter(), 42]
