@@ -188,37 +188,7 @@ def measure(size, tool, inspector, runs):
     sampled = len(range(0, size, stride))
     row = {"sampling": {"stride": stride, "typesAskedOfTheRuntime": sampled}}
     for question in QUESTIONS:
-        # The single questions take microseconds in one process each, where this machine's slow
-        # spells weigh most: three times the processes, for a steadier median.
-        count = runs if question in ("first", "warm") else 3 * runs
-        if question == "warm":
-            # Both sides in one process, alternating (ScaleProbe "warm both"): picoseconds per
-            # question, each the median of 7 rounds; the median of the runs here.
-            pairs = []
-            for _ in range(count):
-                command = [tool, library, "warm", "both"] + ([str(stride)] if stride > 1 else [])
-                words = subprocess.run(command, check=True, capture_output=True, text=True).stdout.split()
-                pairs.append((int(words[0]), int(words[1])))
-            ours = median([pair[0] for pair in pairs]) / 1000
-            theirs = median([pair[1] for pair in pairs]) / 1000
-        elif question == "inspector":
-            ours = median([wall([inspector, "conformances", "--protocol", "P0", "--load", library, "--json"])
-                           for _ in range(count)])
-            theirs = median([wall([tool, library, "bare", "runtime"]) for _ in range(count)])
-        else:
-            samples = [probe(tool, library, question, "library", stride if question == "warm" else 1)
-                       for _ in range(count)]
-            ours = median([sample[0] for sample in samples])
-            runtime_question = question if question in ("first", "warm") else "firstMiss"
-            baseline = [probe(tool, library, runtime_question, "runtime", stride if question in ("first", "warm") else 1)
-                        for _ in range(count)]
-            theirs = median([sample[0] for sample in baseline])
-            if question == "first" and stride > 1:
-                theirs = theirs * size // sampled
-            if (question == "warm" or stride == 1) and question in ("first", "warm") and samples[0][1] != baseline[0][1]:
-                raise SystemExit(f"{question} at {size}: the library counted {samples[0][1]} conformances, "
-                                 f"the runtime {baseline[0][1]}")
-        row[question] = {"library": ours, "runtime": theirs, "ratio": theirs / max(ours, 1)}
+        row[question] = measure_question(question, size, library, tool, inspector, runs)
     pairs, disagreements = probe(tool, library, "agree", "library", stride)
     if disagreements:
         raise SystemExit(f"at {size} types, the library and the runtime disagree on {disagreements} of {pairs} pairs")
@@ -229,11 +199,52 @@ def measure(size, tool, inspector, runs):
     return row
 
 
+def measure_question(question, size, library, tool, inspector, runs):
+    """One question at one size, both sides: the medians and their ratio."""
+    stride = sample_stride(size)
+    sampled = len(range(0, size, stride))
+    # The single questions take microseconds in one process each, where this machine's slow
+    # spells weigh most: three times the processes, for a steadier median.
+    count = runs if question in ("first", "warm") else 3 * runs
+    if question == "warm":
+        # Both sides in one process, alternating (ScaleProbe "warm both"): picoseconds per
+        # question, each the median of 7 rounds; the median of the runs here.
+        pairs = []
+        for _ in range(count):
+            command = [tool, library, "warm", "both"] + ([str(stride)] if stride > 1 else [])
+            words = subprocess.run(command, check=True, capture_output=True, text=True).stdout.split()
+            pairs.append((int(words[0]), int(words[1])))
+        ours = median([pair[0] for pair in pairs]) / 1000
+        theirs = median([pair[1] for pair in pairs]) / 1000
+    elif question == "inspector":
+        ours = median([wall([inspector, "conformances", "--protocol", "P0", "--load", library, "--json"])
+                       for _ in range(count)])
+        theirs = median([wall([tool, library, "bare", "runtime"]) for _ in range(count)])
+    else:
+        samples = [probe(tool, library, question, "library", stride if question == "warm" else 1)
+                   for _ in range(count)]
+        ours = median([sample[0] for sample in samples])
+        runtime_question = question if question in ("first", "warm") else "firstMiss"
+        baseline = [probe(tool, library, runtime_question, "runtime", stride if question in ("first", "warm") else 1)
+                    for _ in range(count)]
+        theirs = median([sample[0] for sample in baseline])
+        if question == "first" and stride > 1:
+            theirs = theirs * size // sampled
+        if (question == "warm" or stride == 1) and question in ("first", "warm") and samples[0][1] != baseline[0][1]:
+            raise SystemExit(f"{question} at {size}: the library counted {samples[0][1]} conformances, "
+                             f"the runtime {baseline[0][1]}")
+    return {"library": ours, "runtime": theirs, "ratio": theirs / max(ours, 1)}
+
+
 TABLE_SIZES = [100, 1000, 10000, 100000, 1000000]
 
 
 # With --check, how many more times a table that does not measure flat is measured.
 TABLE_RETRIES = 2
+# With --check, how many more times a question below its floor is measured, both sides in new
+# processes, as results.py measures a pair again: a slow spell of this machine costs one side up
+# to ~1.6x for seconds, while a regression is below the floor every time.
+QUESTION_RETRIES = 3
 
 
 def is_flat(table):
@@ -341,6 +352,18 @@ def main():
             key = str(entries)
             table[key]["hotPicoseconds"] = min(table[key]["hotPicoseconds"], again[key]["hotPicoseconds"])
         tries += 1
+    if check:
+        first = str(sizes[0])
+        for question, floor in FLOORS.items():
+            entry = results[first][question]
+            tries = 1
+            while entry["ratio"] < floor and tries <= QUESTION_RETRIES:
+                again = measure_question(question, sizes[0], build_fixture(sizes[0]), tool, inspector, runs)
+                if again["ratio"] > entry["ratio"]:
+                    entry = again
+                tries += 1
+            entry["measurements"] = tries
+            results[first][question] = entry
     print("| question | types | RuntimeMetadata | runtime | ratio | goal |")
     print("|---|---:|---:|---:|---:|---|")
     failures = []
@@ -352,10 +375,13 @@ def main():
             stride = results[str(size)]["sampling"]["stride"]
             note = f" (runtime: every {stride}th type, scaled)" if stride > 1 and question == "first" else (
                 f" (both: every {stride}th type)" if stride > 1 and question == "warm" else "")
+            tries = entry.get("measurements", 1)
+            best = f" (best of {tries} measurements)" if tries > 1 else ""
             print(f"| {question} | {size:,} | {format_ns(entry['library'])} | {format_ns(entry['runtime'])}{note} | "
-                  f"{entry['ratio']:.2f}x | {goal_text} ({met}) |")
+                  f"{entry['ratio']:.2f}x{best} | {goal_text} ({met}) |")
             if check and size == sizes[0] and question in FLOORS and entry["ratio"] < FLOORS[question]:
-                failures.append(f"{question} at {size}: {entry['ratio']:.2f}x below its floor {FLOORS[question]}x")
+                failures.append(f"{question} at {size}: {entry['ratio']:.2f}x below its floor {FLOORS[question]}x "
+                                f"in each of {tries} measurements")
     if FULL and not check:
         # A run without sampling checks the sampled one: its own file, no chart.
         os.makedirs(RESULTS, exist_ok=True)
