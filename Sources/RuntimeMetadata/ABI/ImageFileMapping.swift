@@ -125,7 +125,7 @@ extension ImageSections {
             fileAddress < 1 << 47, size < 1 << 47
         else { return ImageRecordDefect(section: name, record: 0, reason: "lies outside the image") }
         let start = unsafe base + Int(fileAddress)
-        guard unsafe ImageRecordCheck.isInImage(start, size) else {
+        guard unsafe ImageRecordCheck.isMapped(start, size) else {
             return ImageRecordDefect(
                 section: name,
                 record: 0,

@@ -29,12 +29,6 @@ struct ImageRecordDefect: Sendable, Equatable {
 /// The checks of each Swift metadata section of a read image.
 @unsafe
 enum ImageRecordCheck {
-    /// The sections checked, by name; a registered section of another name holds no pointers.
-    static let checkedSections = [
-        "swift5_protocol_conformances", "swift5_type_metadata", "swift5_type_metadata_2", "swift5_protocols",
-        "swift5_fieldmd",
-    ]
-
     /// Checks every record of a section of a read image; returns the first bad record.
     /// - Parameters:
     ///   - name: The section's name.
@@ -83,11 +77,8 @@ enum ImageRecordCheck {
 
     // MARK: Where bytes lie
 
-    /// Whether one loadable segment of a read image holds `count` bytes at `address`.
-    static func isInImage(_ address: UnsafeRawPointer, _ count: Int) -> Bool { unsafe isMapped(address, count) }
-
-    /// Whether one loadable segment's memory holds `count` bytes at `address`.
-    private static func isMapped(_ address: UnsafeRawPointer, _ count: Int) -> Bool {
+    /// Whether one loadable segment's memory of a read image holds `count` bytes at `address`.
+    static func isMapped(_ address: UnsafeRawPointer, _ count: Int) -> Bool {
         var writable = false
         var fileBacked = false
         return unsafe count >= 0 && cmd_readImageSegment(address, count, &writable, &fileBacked)
