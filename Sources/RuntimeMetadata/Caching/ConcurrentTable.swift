@@ -114,20 +114,6 @@ protocol CacheEntry: AnyObject, Sendable {
     var tableKey: Key { get }
 }
 
-/// The process-wide tables, each with its root in CMetadata's static storage.
-@usableFromInline
-enum CacheTable: Int, CaseIterable {
-    case typeRecords
-    case conformanceAnswers
-    case namedTypes
-    case typeNameIndexes
-    case conformanceIndexes
-    case images
-    case protocolIndexes
-    case typeConformances
-    case comparators
-}
-
 /// One slot of a table generation: `stride` consecutive words, the first 0 while the slot is
 /// empty.
 @usableFromInline
