@@ -18,6 +18,7 @@ void *cmd_tableRootAllocate(void) {
     return root;
 }
 
+// RuntimeMetadata's `TableGenerations.headerBytes` reads the words from here.
 _Static_assert(sizeof(CMDTableSlots) == 32, "a generation's slots start half a cache line in");
 
 void *_Nullable cmd_tableAllocate(uintptr_t capacity, uintptr_t stride) {

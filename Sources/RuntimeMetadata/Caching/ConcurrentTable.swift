@@ -31,12 +31,15 @@
 // table is a generic struct specialized for them: reading a field of a generic class would need
 // its metadata, which the runtime instantiates through a cache lookup on every access.
 //
-// The roots of the process-wide tables are static C storage (CMetadata/include/CMDCacheStorage.h),
-// so that reading one needs no `swift_once`; nested tables and tables that belong to an object
-// (one protocol's records by type) allocate theirs.
+// The roots of the process-wide tables are globals whose initial value is static data
+// (CacheTable.swift), so that reading one needs no `swift_once`; nested tables and tables that
+// belong to an object (one protocol's records by type) allocate theirs. What a warm lookup reads,
+// inlined into clients, is read here with the `Synchronization` module's atomics: a root, and
+// the words of a generation, whose layout (a header, then the slots' words) is CMetadata's
+// `CMDTableSlots` (CMetadata/include/CMDCacheStorage.h), which allocates and frees generations.
 
-public import CMetadata
-import Synchronization
+internal import CMetadata
+public import Synchronization
 
 /// A key of a ``ConcurrentTable``: equatable, with a cheap well-mixed hash.
 @usableFromInline
@@ -138,13 +141,17 @@ struct TableSlot {
     /// - Returns: Its value.
     @inlinable
     @inline(__always)
-    func load(_ word: UInt) -> UInt { unsafe cmd_tableWordLoad(slots, base &+ word) }
+    func load(_ word: UInt) -> UInt {
+        unsafe TableGenerations.words(of: slots)[Int(bitPattern: base &+ word)].load(ordering: .acquiring)
+    }
 
     /// Writes one of the slot's words, with release ordering (under the write lock only).
     /// - Parameters:
     ///   - word: The word, below the table's stride.
     ///   - value: Its value.
-    func store(_ word: UInt, _ value: UInt) { unsafe cmd_tableWordStore(slots, base &+ word, value) }
+    func store(_ word: UInt, _ value: UInt) {
+        unsafe TableGenerations.words(of: slots)[Int(bitPattern: base &+ word)].store(value, ordering: .releasing)
+    }
 }
 
 /// The generations of one table, and the mechanism every table shares: lock-free probing,
@@ -176,9 +183,47 @@ struct TableGenerations: Sendable {
     @inline(__always)
     func find(hash: UInt, stride: UInt, where matches: (TableSlot) -> Bool) -> TableSlot? {
         // One load gives the generation and its size.
-        let view = unsafe cmd_tableView(root)
-        guard let slots = unsafe view.slots else { return nil }
-        return unsafe Self.find(in: slots, mask: view.mask, hash: hash, stride: stride, where: matches)
+        guard let (slots, mask) = unsafe current else { return nil }
+        return unsafe Self.find(in: slots, mask: mask, hash: hash, stride: stride, where: matches)
+    }
+
+    /// The bytes of a generation's header (`CMDTableSlots`), before its slots' words;
+    /// `generation(capacity:stride:)` checks it against CMetadata's.
+    @inlinable
+    static var headerBytes: Int { 32 }
+
+    /// The bits of a root that hold the base-2 logarithm of its generation's slot count
+    /// (`CMD_TABLE_ROOT_SIZE_BITS`): a generation is aligned to 64 bytes.
+    @inlinable
+    static var sizeBits: UInt { 63 }
+
+    /// The words of a generation, as atomics.
+    @inlinable
+    @inline(__always)
+    static func words(of slots: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Atomic<UInt>> {
+        unsafe (slots + headerBytes).assumingMemoryBound(to: Atomic<UInt>.self)
+    }
+
+    /// The root's word.
+    @inlinable
+    @inline(__always)
+    var rootWord: UnsafeMutablePointer<Atomic<UInt>> { unsafe root.assumingMemoryBound(to: Atomic<UInt>.self) }
+
+    /// The current generation and its mask (its number of slots minus one), from one acquiring
+    /// load of the root, or `nil` while the table is empty.
+    @inlinable
+    @inline(__always)
+    var current: (slots: UnsafeMutableRawPointer, mask: UInt)? {
+        let word = unsafe rootWord.pointee.load(ordering: .acquiring)
+        guard let slots = unsafe UnsafeMutableRawPointer(bitPattern: word & ~Self.sizeBits) else { return nil }
+        return unsafe (slots, (1 &<< (word & Self.sizeBits)) &- 1)
+    }
+
+    /// Publishes a generation with release ordering, so that its filled slots are visible first.
+    /// - Parameter slots: The new generation.
+    private func publish(_ slots: UnsafeMutableRawPointer) {
+        let word = UInt(bitPattern: slots) | UInt(unsafe cmd_tableMask(slots).nonzeroBitCount)
+        unsafe rootWord.pointee.store(word, ordering: .releasing)
     }
 
     /// Probes one generation.
@@ -219,7 +264,7 @@ struct TableGenerations: Sendable {
         _ body: (TableSlot, _ occupied: Bool) -> R
     ) -> R {
         TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
-            var slots = unsafe cmd_tableLoad(root)
+            var slots = unsafe current?.slots
             if let current = unsafe slots,
                 let existing = unsafe Self.find(
                     in: current,
@@ -240,7 +285,7 @@ struct TableGenerations: Sendable {
                     // Kept for readers still probing it, and reachable from the new one.
                     unsafe cmd_tableSetReplaced(grown, old)
                 }
-                unsafe cmd_tablePublish(root, grown)
+                unsafe publish(grown)
                 unsafe slots = grown
             }
             guard let target = unsafe slots else { fatalError("unreachable: a table generation was just published") }
@@ -261,11 +306,12 @@ struct TableGenerations: Sendable {
         let slots = unsafe Self.generation(capacity: capacity, stride: stride)
         fill { hash in unsafe Self.emptySlot(in: slots, hash: hash, stride: stride) }
         unsafe cmd_tableSetCount(slots, UInt(count))
-        unsafe cmd_tablePublish(root, slots)
+        unsafe publish(slots)
     }
 
     /// A new, empty generation.
     private static func generation(capacity: Int, stride: UInt) -> UnsafeMutableRawPointer {
+        precondition(Int(cmd_tableHeaderBytes()) == headerBytes, "CMDTableSlots's header changed size")
         guard let slots = unsafe cmd_tableAllocate(UInt(capacity), stride) else {
             fatalError("RuntimeMetadata: out of memory growing a cache table to \(capacity) slots")
         }
@@ -305,7 +351,7 @@ struct TableGenerations: Sendable {
     /// - Returns: The entries, and the bytes of the generations.
     func footprint(stride: UInt) -> (entries: Int, slotBytes: Int) {
         TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
-            guard let slots = unsafe cmd_tableLoad(root) else { return (0, 0) }
+            guard let slots = unsafe current?.slots else { return (0, 0) }
             var bytes = 0
             var generation = unsafe Int(cmd_tableMask(slots)) + 1
             while generation >= 16 {
@@ -332,7 +378,7 @@ struct TableGenerations: Sendable {
     ///   - body: Called with each slot.
     func forEachOccupied(stride: UInt, _ body: (TableSlot) -> Void) {
         TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
-            guard let slots = unsafe cmd_tableLoad(root) else { return }
+            guard let slots = unsafe current?.slots else { return }
             for index in unsafe 0...cmd_tableMask(slots) {
                 let slot = unsafe TableSlot(slots: slots, base: index &* stride)
                 if slot.load(0) != 0 { body(slot) }
@@ -359,7 +405,7 @@ struct ConcurrentTable<Entry: CacheEntry>: Sendable {
     @inlinable
     @inline(__always)
     init(_ table: CacheTable) {
-        generations = unsafe TableGenerations(root: cmd_cacheRoot(table.rawValue))
+        generations = unsafe TableGenerations(root: table.root)
     }
 
     /// A new, empty table with a root of its own, which lives as long as the process.
@@ -483,7 +529,7 @@ struct ConcurrentWordTable: Sendable {
     @inlinable
     @inline(__always)
     init(_ table: CacheTable) {
-        generations = unsafe TableGenerations(root: cmd_cacheRoot(table.rawValue))
+        generations = unsafe TableGenerations(root: table.root)
     }
 
     /// The table whose root is at an address that ``nestedTable(orInsert:)`` stored.
