@@ -81,22 +81,27 @@ let package = Package(
             path: "Tests/Swift5Client",
             swiftSettings: [.treatAllWarnings(as: .error), .swiftLanguageMode(.v5)]
         ),
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "RuntimeMetadataTests",
             dependencies: [
                 "RuntimeMetadata", "Fixtures", "FixturesWithoutReflection", "ResilientFixtures", "Swift5Client",
-                "ValueDump",
+                "ValueDump", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ViewGraphTests",
-            dependencies: ["ViewGraph", "ViewGraphExamples", "RuntimeMetadata", "Swift5Client"],
+            dependencies: ["ViewGraph", "ViewGraphExamples", "RuntimeMetadata", "Swift5Client", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MetadataInspectorTests",
-            dependencies: ["MetadataInspector", "RuntimeMetadata", "Fixtures"],
+            dependencies: ["MetadataInspector", "RuntimeMetadata", "Fixtures", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

@@ -5,6 +5,7 @@
 
 import Foundation
 import MetadataInspector
+import TestSupport
 import Testing
 
 /// Files made for the bad-input cases.

@@ -5,33 +5,12 @@
 
 import Foundation
 import MetadataInspector
+import TestSupport
 import Testing
 
-/// The built executable, beside the test bundle.
-private let executable: String? = {
-    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let candidate = bundle.appendingPathComponent("metadata-inspect").path
-    return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
-}()
-
 /// Runs the executable and returns its status, output and error.
-private func inspect(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let path = try #require(executable, "metadata-inspect is not built beside the tests")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (
-        process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-        String(decoding: errorData, as: UTF8.self)
-    )
+private func inspect(_ arguments: [String]) throws -> ProcessResult {
+    try runBuiltExecutable("metadata-inspect", arguments)
 }
 
 @Suite("metadata-inspect")

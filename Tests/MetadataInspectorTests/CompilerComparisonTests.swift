@@ -6,6 +6,7 @@
 
 import Foundation
 import MetadataInspector
+import TestSupport
 import Testing
 
 /// The fixture library's source.

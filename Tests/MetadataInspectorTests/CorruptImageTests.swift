@@ -7,6 +7,7 @@
 import Fixtures
 import Foundation
 import RuntimeMetadata
+import TestSupport
 import Testing
 
 @testable import MetadataInspector

@@ -10,6 +10,7 @@ import Fixtures
 import Foundation
 import MetadataInspector
 import RuntimeMetadata
+import TestSupport
 import Testing
 
 /// Lists every report of a file read without checks, as a hostile caller of the public API

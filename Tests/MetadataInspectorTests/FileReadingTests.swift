@@ -8,6 +8,7 @@
 import Foundation
 import MetadataInspector
 import RuntimeMetadata
+import TestSupport
 import Testing
 
 /// The executable fixture's source: a protocol and a retroactive conformance, generic and

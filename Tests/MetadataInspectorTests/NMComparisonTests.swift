@@ -7,6 +7,7 @@
 import Foundation
 import MetadataInspector
 import RuntimeMetadata
+import TestSupport
 import Testing
 
 /// Makes the names nm's demangler prints and the names the runtime prints comparable:

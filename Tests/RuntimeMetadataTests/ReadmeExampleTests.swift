@@ -4,6 +4,7 @@
 // keep the two in step.
 
 import RuntimeMetadata
+import TestSupport
 import Testing
 import ValueDump
 

@@ -3,36 +3,16 @@
 // The viewgraph-example executable, run as a process on the model shipped beside it.
 
 import Foundation
+import TestSupport
 import Testing
-
-/// The built executable, beside the test bundle.
-private let executable: String? = {
-    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let candidate = bundle.appendingPathComponent("viewgraph-example").path
-    return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
-}()
 
 /// The package's root directory.
 private let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-private func runExample(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let path = try #require(executable, "viewgraph-example is not built beside the tests")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (
-        process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-        String(decoding: errorData, as: UTF8.self)
-    )
+/// Runs the example and returns its status, output and error.
+private func runExample(_ arguments: [String]) throws -> ProcessResult {
+    try runBuiltExecutable("viewgraph-example", arguments)
 }
 
 @Suite("viewgraph-example")

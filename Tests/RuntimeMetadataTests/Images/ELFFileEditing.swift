@@ -6,6 +6,7 @@
 
 import Foundation
 import RuntimeMetadata
+import TestSupport
 
 /// An image file's bytes, with its layout as `readelf` reports it.
 struct ELFFileEditing {
@@ -24,8 +25,9 @@ struct ELFFileEditing {
 
     /// Reads a file and its layout; `nil` when either cannot be read.
     init?(path: String) {
-        guard let data = FileManager.default.contents(atPath: path), let programs = runReadelf(["-W", "-l", path]),
-            let sectionList = runReadelf(["-W", "-S", path])
+        guard let data = FileManager.default.contents(atPath: path),
+            let programs = runTool(["readelf", "-W", "-l", path]),
+            let sectionList = runTool(["readelf", "-W", "-S", path])
         else { return nil }
         bytes = Array(data)
         segments = programs.split(separator: "\n").compactMap { line in
@@ -103,20 +105,6 @@ struct ELFFileEditing {
             .appendingPathComponent("RuntimeMetadataTests-\(ProcessInfo.processInfo.processIdentifier)-\(name)").path
         return FileManager.default.createFile(atPath: path, contents: Data(bytes)) ? path : nil
     }
-}
-
-/// Runs `readelf` and returns what it printed, or `nil` when it fails.
-private func runReadelf(_ arguments: [String]) -> String? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["readelf"] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
 }
 
 /// The directory of the Swift libraries this process loaded, where libswiftCore.so is.

@@ -10,6 +10,7 @@ import Fixtures
 import FixturesWithoutReflection
 import Foundation
 import RuntimeMetadata
+import TestSupport
 import Testing
 import ValueDump
 
@@ -445,13 +446,5 @@ struct StableDumpTests {
         var text = ""
         ValueDump.dump(unstableValue(), to: &text, options: .stable)
         #expect(text == outputs[0])
-    }
-}
-
-/// Swift.dump's text with each anonymous context's address removed, written independently of
-/// the dump's own code.
-enum TextBufferOracle {
-    static func withoutAddresses(_ text: String) -> String {
-        text.replacing(/\(unknown context at \$[0-9a-f]+\)/, with: "(unknown context)")
     }
 }
