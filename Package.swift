@@ -95,6 +95,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ValueDumpTests",
+            dependencies: ["ValueDump", "RuntimeMetadata", "Fixtures", "FixturesWithoutReflection", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "ViewGraphTests",
             dependencies: ["ViewGraph", "ViewGraphExamples", "RuntimeMetadata", "Swift5Client", "TestSupport"],
             swiftSettings: strictSettings

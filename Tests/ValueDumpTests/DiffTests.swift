@@ -1,4 +1,4 @@
-// ValueDiffTests.swift
+// DiffTests.swift
 //
 // ValueDump.differences and diff against the oracle `==`: on a corpus of app states and their
 // mutations, the diff is empty exactly when the states are equal, and each mutation is

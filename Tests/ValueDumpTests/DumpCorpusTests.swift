@@ -1,4 +1,4 @@
-// ValueDumpCorpusTests.swift
+// DumpCorpusTests.swift
 //
 // ValueDump.dump against Swift.dump on a wider corpus of the values the compiler and the
 // standard library produce: lazy storage and property wrappers (`$__lazy_storage_$_` and `_`

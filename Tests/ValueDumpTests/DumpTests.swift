@@ -1,4 +1,4 @@
-// ValueDumpTests.swift
+// DumpTests.swift
 //
 // ValueDump.dump against the standard library's Mirror-based dump, character for character,
 // on a corpus of values: nested structs, classes with superclasses and cycles, enums with
