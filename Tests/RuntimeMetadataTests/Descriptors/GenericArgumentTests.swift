@@ -1,0 +1,73 @@
+// GenericArgumentTests.swift
+//
+// Generic arguments checked as the compiler checks them: integer arguments that would overflow a
+// fixed-size array's layout, and noncopyable arguments, against `MemoryLayout` and the
+// compiler's own metatypes.
+
+import Fixtures
+import Testing
+
+@testable import RuntimeMetadata
+
+@Suite("Integer generic arguments")
+struct IntegerArgumentTests {
+    @Test(
+        "Integer arguments that overflow a fixed-size array's layout are refused",
+        arguments: ["9223372036854775807", "1152921504606846976", "2305843009213693952", "-1"]
+    )
+    func hugeInlineArrays(_ count: String) async {
+        await #expect(processExitsWith: .success) { [count] in
+            for name in [
+                "Swift.InlineArray<\(count), Swift.Int>",
+                "Fixtures.ValueGenericStruct<\(count), Swift.Int>",
+                "(Swift.Int, Swift.InlineArray<\(count), Swift.Int8>)",
+            ] {
+                let error = #expect(throws: RuntimeMetadataError.self, "\(name)") { try TypeMetadata(named: name) }
+                #expect("\(error.map { "\($0)" } ?? "")".contains("overflow"), "\(name)")
+            }
+        }
+    }
+
+    @Test("Integer arguments that fit give MemoryLayout's sizes")
+    func fittingInlineArrays() throws {
+        let small = try TypeMetadata(named: "Swift.InlineArray<3, Swift.Int>")
+        #expect(small == TypeMetadata(InlineArray<3, Int>.self))
+        #expect(small.size == MemoryLayout<InlineArray<3, Int>>.size)
+        let user = try TypeMetadata(named: "Fixtures.ValueGenericStruct<4, Swift.Int16>")
+        #expect(user == TypeMetadata(ValueGenericStruct<4, Int16>.self))
+        #expect(user.size == MemoryLayout<ValueGenericStruct<4, Int16>>.size)
+        #expect(try TypeMetadata(named: "Swift.InlineArray<0, Swift.String>").size == 0)
+    }
+}
+
+@Suite("Copyable requirements")
+struct CopyableRequirementTests {
+    @Test(
+        "A noncopyable argument for a parameter that requires Copyable is refused, as the compiler refuses it",
+        arguments: [
+            "Swift.Array<Fixtures.NoncopyableStruct>",
+            "Swift.Dictionary<Swift.Int, Fixtures.NoncopyableStruct>",
+            "Fixtures.GenericBox<Fixtures.NoncopyableStruct>",
+            "Fixtures.GenericPair<Swift.Int, Fixtures.NoncopyableStruct>",
+            "(Fixtures.NoncopyableStruct, Swift.Int)",
+            "[Fixtures.NoncopyableStruct]",
+        ]
+    )
+    func refused(_ name: String) {
+        let error = #expect(throws: RuntimeMetadataError.self) { try TypeMetadata(named: name) }
+        #expect(error.map { "\($0)".contains("Copyable") } == true, "\(String(describing: error))")
+    }
+
+    @Test("Parameters declared ~Copyable take noncopyable arguments, and copyability follows")
+    func admitted() throws {
+        let optional = try TypeMetadata(named: "Swift.Optional<Fixtures.NoncopyableStruct>")
+        #expect(optional == TypeMetadata(of: Optional<NoncopyableStruct>.self))
+        #expect(!optional.isCopyable)
+        let conditional = try TypeMetadata(named: "Fixtures.ConditionallyCopyable<Fixtures.NoncopyableStruct>")
+        #expect(conditional == TypeMetadata(of: ConditionallyCopyable<NoncopyableStruct>.self))
+        #expect(!conditional.isCopyable)
+        let copyable = try TypeMetadata(named: "Fixtures.ConditionallyCopyable<Swift.Int>")
+        #expect(copyable == TypeMetadata(ConditionallyCopyable<Int>.self))
+        #expect(copyable.isCopyable)
+    }
+}
