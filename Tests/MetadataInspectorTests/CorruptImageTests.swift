@@ -114,15 +114,7 @@ struct CorruptImageTests {
             }
             print("FUZZ-REPORT corrupt images: 300 mutants, \(refused) refused, \(passed) passed the checks")
         }
-        printFuzzReport(result)
-    }
-}
-
-/// Prints a child's `FUZZ-REPORT` lines in the parent's output.
-func printFuzzReport(_ result: ExitTest.Result?) {
-    guard let output = result?.standardOutputContent else { return }
-    for line in String(decoding: output, as: UTF8.self).split(separator: "\n") where line.hasPrefix("FUZZ-REPORT") {
-        print(line)
+        FuzzRun.printReport(result)
     }
 }
 
@@ -219,7 +211,7 @@ struct CorruptHeaderTests {
             }
             print("FUZZ-REPORT ELF headers: 200 mutants, \(refused) refused")
         }
-        printFuzzReport(result)
+        FuzzRun.printReport(result)
     }
 }
 
@@ -360,6 +352,6 @@ struct HiddenRecordTests {
             #expect((42 as Any) as? any Sequence == nil)
             print("FUZZ-REPORT section headers: 24 mutants, \(refused) refused, \(loaded) loaded")
         }
-        printFuzzReport(result)
+        FuzzRun.printReport(result)
     }
 }

@@ -99,7 +99,7 @@ struct FileReadingFuzzTests {
             print(report)
             if report.contains("noErrorLine") { Issue.record("a refusal without an error line") }
         }
-        printFuzzReport(result)
+        FuzzRun.printReport(result)
     }
 
     @Test("Truncated and byte-flipped libraries: listed or refused, never a crash")
@@ -124,6 +124,6 @@ struct FileReadingFuzzTests {
                 if report.contains("noErrorLine") { Issue.record("a refusal without an error line") }
             }
         }
-        printFuzzReport(result)
+        FuzzRun.printReport(result)
     }
 }

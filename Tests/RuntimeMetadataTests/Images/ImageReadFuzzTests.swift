@@ -8,6 +8,7 @@
 import Fixtures
 import Foundation
 import RuntimeMetadata
+import TestSupport
 import Testing
 
 /// Asks a read image everything its public API answers, as a hostile caller would; a read
@@ -85,7 +86,7 @@ struct ImageReadFuzzTests {
             print("FUZZ-REPORT pointers outside: \(listed) listed, \(refused) refused")
             #expect(listed > 100)
         }
-        FuzzTests.printReport(result)
+        FuzzRun.printReport(result)
     }
 
     @Test("Files truncated or rewritten while an image holds them: the image lists what it read")
@@ -136,7 +137,7 @@ struct ImageReadFuzzTests {
             }
             print("FUZZ-REPORT held files: 100 changed; read again \(rereadListed) listed, \(rereadRefused) refused")
         }
-        FuzzTests.printReport(result)
+        FuzzRun.printReport(result)
     }
 
     @Test("Huge program and section header counts on a 512 KiB stack: an error or a listing, never a crash")
@@ -175,6 +176,6 @@ struct ImageReadFuzzTests {
             }
             print("FUZZ-REPORT huge header counts: \(outcomes[0]) listed, \(outcomes[1]) refused")
         }
-        FuzzTests.printReport(result)
+        FuzzRun.printReport(result)
     }
 }

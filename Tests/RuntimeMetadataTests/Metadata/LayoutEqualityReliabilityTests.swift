@@ -1,4 +1,4 @@
-// EqualityReliabilityTests.swift
+// LayoutEqualityReliabilityTests.swift
 //
 // Layout equality on values of unbounded depth, run in a child process (it overflowed the
 // stack at 100,000 nodes), and its one rule for references and existentials at every level,

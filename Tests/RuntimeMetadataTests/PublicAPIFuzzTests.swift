@@ -1,50 +1,17 @@
-// FuzzTests.swift
+// PublicAPIFuzzTests.swift
 //
-// A fuzz suite of our own, deterministic (fixed seeds) and bounded (a fixed number of inputs
-// per target, never a time budget: a loaded machine runs the same inputs, only slower). Each target runs in a child process, so that a crash fails its
-// test with the input that caused it instead of taking the test runner down; the child
-// prints what it tried, which the parent reports. Every input must either succeed or throw a
-// typed `RuntimeMetadataError`, and a failed write must leave the value as it was.
+// The fuzz targets of RuntimeMetadata's public API (names, mangled names, field writes, enum
+// payloads, instances, nested shapes), run by TestSupport's `FuzzRun`: deterministic, bounded,
+// each in a child process. Every input must either succeed or throw a typed
+// `RuntimeMetadataError`, and a failed write must leave the value as it was.
 
 import Fixtures
 import Foundation
+import TestSupport
 import Testing
 import ValueDump
 
 @testable import RuntimeMetadata
-
-/// The inputs of one fuzz target, and its report.
-struct FuzzRun {
-    let name: String
-    let maximumInputs: Int
-    var inputs = 0
-    var resolved = 0
-    var refused = 0
-
-    init(_ name: String, inputs: Int) {
-        self.name = name
-        self.maximumInputs = inputs
-    }
-
-    /// Whether inputs remain to be tried.
-    var hasBudget: Bool { inputs < maximumInputs }
-
-    /// Notes the input about to be tried: every 64th on standard error, where a crash leaves
-    /// one of the last; every one in the file `FUZZ_TRACE` names, when it is set.
-    mutating func attempt(_ description: @autoclosure () -> String) {
-        inputs += 1
-        if let path = ProcessInfo.processInfo.environment["FUZZ_TRACE"] {
-            try? "\(name) #\(inputs): \(description())".write(toFile: path, atomically: false, encoding: .utf8)
-        } else if inputs % 64 == 0 {
-            FileHandle.standardError.write(Data("FUZZ \(name) #\(inputs): \(description().prefix(300))\n".utf8))
-        }
-    }
-
-    /// Prints the counts on standard output.
-    func report() {
-        print("FUZZ-REPORT \(name): \(inputs) inputs, \(resolved) resolved, \(refused) refused with a typed error")
-    }
-}
 
 /// Mutations of text: replacing, inserting, repeating and cutting pieces.
 enum Mutator {
@@ -124,8 +91,8 @@ private func fuzzEnum<E>(_: E.Type, _ run: inout FuzzRun, _ generator: inout Spl
     }
 }
 
-@Suite("Reliability: fuzzing")
-struct FuzzTests {
+@Suite("Public API fuzzing")
+struct PublicAPIFuzzTests {
     @Test("Random and mutated type names: a type or a typed error, never a crash")
     func names() async {
         let result = await #expect(
@@ -152,7 +119,7 @@ struct FuzzTests {
             }
             run.report()
         }
-        FuzzTests.printReport(result)
+        FuzzRun.printReport(result)
     }
 
     @Test("Random and mutated mangled names: a type or a typed error, never a crash")
@@ -179,7 +146,7 @@ struct FuzzTests {
             }
             run.report()
         }
-        FuzzTests.printReport(result)
+        FuzzRun.printReport(result)
     }
 
     @Test("Random field writes and reads through Any roots: written, or refused with the value unchanged")
@@ -237,7 +204,7 @@ struct FuzzTests {
             withExtendedLifetime((dog, cat)) {}
             run.report()
         }
-        FuzzTests.printReport(result)
+        FuzzRun.printReport(result)
     }
 
     @Test("Random enum cases and payloads: made and read back, or refused with a typed error")
@@ -267,7 +234,7 @@ struct FuzzTests {
             }
             run.report()
         }
-        FuzzTests.printReport(result)
+        FuzzRun.printReport(result)
     }
 
     @Test("Random instance creation: made with the values given, or refused with a typed error")
@@ -323,17 +290,17 @@ struct FuzzTests {
             withExtendedLifetime(dog) {}
             run.report()
         }
-        FuzzTests.printReport(result)
+        FuzzRun.printReport(result)
     }
 
-    @Test("Second-round shapes: nested Any, noncopyable members, functions under generic tuples")
-    func secondRoundShapes() async {
+    @Test("Nested Any, noncopyable members, functions under generic tuples: read or refused")
+    func nestedShapes() async {
         let result = await #expect(
             processExitsWith: .success,
             observing: [\.standardOutputContent, \.standardErrorContent]
         ) {
             var generator = SplitMix64(state: 0x5EED_0006)
-            var run = FuzzRun("second-round shapes", inputs: 6_000)
+            var run = FuzzRun("nested shapes", inputs: 6_000)
             typealias F = (Int) -> Int
             let describable = try? ProtocolDescriptor((any Describable).self)
             let leaves: [Any] = [
@@ -399,95 +366,6 @@ struct FuzzTests {
             }
             run.report()
         }
-        FuzzTests.printReport(result)
-    }
-
-    @Test("Random pairs diffed and dumped stably: empty exactly when layout-equal, each path once")
-    func diffsAndStableDumps() async {
-        let result = await #expect(
-            processExitsWith: .success,
-            observing: [\.standardOutputContent, \.standardErrorContent]
-        ) {
-            var generator = SplitMix64(state: 0x5EED_0007)
-            var run = FuzzRun("diffs and stable dumps", inputs: 20_000)
-            var equalPairs = 0
-            var differingPairs = 0
-            var reportedPaths = 0
-            let dog = Dog()
-            let cat = Cat()
-            let samples: [() -> Any] = Fixtures.all.compactMap(\.sample).map { sample in { sample() } }
-            let roots: [() -> Any] =
-                samples + [
-                    { Callbacks() }, { HoldsExistential(item: Point(x: 1, y: 2), anything: "a") },
-                    { SpeakerReferences(delegate: dog, owner: cat) }, { Holder<Any>(Point(x: 3, y: 4)) },
-                    { TreeNode(label: "root") }, { [Point(x: 1, y: 1), Point(x: 2, y: 2)] },
-                    { ["a": Point(x: 1, y: 1)] }, { Set(["x", "y"]) }, { Optional(Point(x: 0, y: 0)) as Any },
-                    { (1, "tuple", Point(x: 5, y: 5)) },
-                ]
-            let values: [Any] = [
-                0, -1, Int.max, "text", "it's", "", 2.5, Double.nan, true, Int32(3), Float(1), [1, 2], ["a"],
-                Optional<String>.none as Any, Optional("some") as Any, Point(x: 9, y: 9), ReferenceFixture.shared, dog,
-                { (x: Int) in x } as Any, Date(timeIntervalSince1970: 0), [String: Int](), ["k": 1, "j": 2],
-                Optional<any Speaker>.some(dog) as Any, (1, "tuple"), EightFieldStruct.sample, TreeNode(label: "n"),
-            ]
-            while run.hasBudget {
-                let old = roots.randomElement(using: &generator)!()
-                var new: Any
-                switch Int.random(in: 0..<4, using: &generator) {
-                case 0:
-                    // The same value again: no difference unless it is unequal to itself (NaN).
-                    new = old
-                case 1:
-                    // Another root, usually of another type: reported whole.
-                    new = roots.randomElement(using: &generator)!()
-                case 2:
-                    // A random value of any type against the root.
-                    new = values.randomElement(using: &generator)!
-                default:
-                    // One or two fields rewritten through the Any root, where the write is taken.
-                    new = old
-                    let fields: [Field] = (try? TypeMetadata(Swift.type(of: old)).fields.array) ?? []
-                    for _ in 0..<Int.random(in: 1...2, using: &generator) where !fields.isEmpty {
-                        let field = fields[Int.random(in: 0..<fields.count, using: &generator)]
-                        try? field.setValue(values.randomElement(using: &generator)!, in: &new)
-                    }
-                }
-                run.attempt("\(Swift.type(of: old)) against \(Swift.type(of: new))")
-                let found = ValueDump.differences(old, new)
-                // The oracle: layout equality, the type's own == where it has one.
-                #expect(found.isEmpty == TypeMetadata.layoutEquals(old, new), "\(Swift.type(of: old))")
-                #expect(Set(found.map(\.path)).count == found.count, "a path twice: \(found.map(\.path))")
-                #expect((ValueDump.diff(old, new) == nil) == found.isEmpty)
-                for difference in found { #expect(difference.old != nil || difference.new != nil) }
-                // A stable dump is the same text each time, and walks whatever the diff walked.
-                var first = ""
-                var second = ""
-                ValueDump.dump(new, to: &first, options: .stable)
-                ValueDump.dump(new, to: &second, options: .stable)
-                #expect(first == second && !first.isEmpty)
-                run.resolved += 1
-                if found.isEmpty { equalPairs += 1 } else { differingPairs += 1 }
-                reportedPaths += found.count
-            }
-            withExtendedLifetime((dog, cat)) {}
-            run.report()
-            print("FUZZ-REPORT diffs: \(equalPairs) equal pairs, \(differingPairs) differing, \(reportedPaths) paths")
-            // Both outcomes are exercised, so that neither side of the oracle passes vacuously.
-            #expect(equalPairs > 500 && differingPairs > 2_000)
-        }
-        FuzzTests.printReport(result)
-    }
-
-    /// Prints a child's report lines in the parent's output, and after a crash the last input
-    /// it noted (run one target with `FUZZ_TRACE=/tmp/input` to keep the exact one).
-    static func printReport(_ result: ExitTest.Result?) {
-        guard let result else { return }
-        let output = String(decoding: result.standardOutputContent, as: UTF8.self)
-        for line in output.split(separator: "\n") where line.hasPrefix("FUZZ-REPORT") { print(line) }
-        if result.exitStatus != .exitCode(0) {
-            let errors = String(decoding: result.standardErrorContent, as: UTF8.self).split(separator: "\n")
-            for line in errors.filter({ $0.hasPrefix("FUZZ ") }).suffix(2) { print("last input: \(line)") }
-            for line in errors.suffix(5) { print("child: \(line)") }
-        }
+        FuzzRun.printReport(result)
     }
 }
