@@ -5,6 +5,7 @@
 
 import Foundation
 import RuntimeMetadata
+import TestSupport
 import Testing
 
 /// Builds a C shared library from source with the system's C compiler; `nil` when it fails.
@@ -68,6 +69,37 @@ struct ImageProbeTests {
         }
         #expect(throws: RuntimeMetadataError.notASwiftImage(path: library)) {
             try Image.probe(library, timeout: .seconds(20))
+        }
+    }
+
+    // The probes run in child processes of their own, as the inspector does: a fork copies a
+    // lock that another thread of the parallel test runner held at that instant, and a child
+    // that then waits on it would wait until the probe's time-out.
+    @Test("The probe reports the registered sections of a good library, as its section headers do")
+    func probeAgreesWithHeaders() async {
+        await #expect(processExitsWith: .success) {
+            let probe = try #require(try? Image.probe(differentiation))
+            #expect(probe.scanCompleted)
+            let headers = swiftSections(of: differentiation)
+            for name in ["swift5_protocols", "swift5_protocol_conformances", "swift5_type_metadata", "swift5_fieldmd"] {
+                guard let header = headers[name] else { continue }
+                let section = try #require(probe.section(named: name))
+                #expect(section.size == header.size, "\(name)")
+            }
+            // Nothing was loaded here.
+            #expect(!Image.all.contains { $0.path == differentiation })
+        }
+    }
+
+    @Test("A probe of a file the loader refuses, or of a non-Swift library, throws")
+    func probeErrors() async {
+        await #expect(processExitsWith: .success) {
+            #expect(throws: RuntimeMetadataError.self) { try Image.probe("/nonexistent/libNothing.so") }
+            for library in ["/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/x86_64-linux-gnu/libz.so.1"]
+            where FileManager.default.fileExists(atPath: library) {
+                #expect(throws: RuntimeMetadataError.notASwiftImage(path: library)) { try Image.probe(library) }
+                break
+            }
         }
     }
 }
