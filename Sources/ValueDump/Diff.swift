@@ -3,10 +3,10 @@
 // The differences between two values, found with RuntimeMetadata's walker: each subtree is
 // first compared whole with `TypeMetadata.layoutEquals` (a type's own `==` where it has one),
 // so that equal parts cost one comparison and are never walked, and only unequal ones are
-// walked further: stored properties, tuple elements and payloads by label, arrays by position
-// (or by `id` when their elements are `Identifiable`), dictionaries by key, sets by element.
-// Class instances are equal when they are the same object, and a pair of objects met again on
-// the way (a cycle) is not walked twice.
+// walked further: stored properties, tuple elements and payloads by label, arrays aligned by
+// a shortest edit script (ArrayAlignment.swift; by `id` when their elements are
+// `Identifiable`), dictionaries by key, sets by element. Class instances are equal when they are
+// the same object, and a pair of objects met again on the way (a cycle) is not walked twice.
 
 internal import RuntimeMetadata
 
@@ -19,8 +19,13 @@ internal import RuntimeMetadata
 /// leaf, a change of enum case or of dynamic type, a type whose `==` sees a difference its
 /// stored parts do not show) the part is reported with its old and new value.
 ///
-/// - Arrays are compared by position; elements that are `Identifiable`, with distinct ids on
-///   each side, by `id` (`.items[id: 7]`), a change of order reported once.
+/// - Arrays are aligned by a shortest edit script, as `difference(from:)` aligns them: an
+///   element inserted is reported at its index in the new array with `old` `nil`, one removed
+///   at its index in the old array with `new` `nil`, and one changed where it is
+///   (`.lines[2].quantity`). Arrays that need more than 128 insertions and removals to align,
+///   besides their common prefix and suffix, are compared by position there. Elements that are
+///   `Identifiable`, with distinct ids on each side, are matched by `id` (`.items[id: 7]`), a
+///   change of order reported once.
 /// - Dictionaries are compared by key, sets by element; entries only on one side are
 ///   reported with `old` or `new` `nil`.
 /// - Class instances are compared by identity first: the same object is equal to itself, and
@@ -201,18 +206,69 @@ private struct Differ {
     }
 
     /// Array elements: by `id` when every element on both sides is `Identifiable` with distinct
-    /// ids, otherwise by position.
+    /// ids, otherwise aligned by a shortest edit script.
     private mutating func compareElements(_ old: ValueNode, _ new: ValueNode, path: String, depth: Int) {
         let oldElements = old.children.compactMap(\.value)
         let newElements = new.children.compactMap(\.value)
-        if oldElements.count == newElements.count,
-            compareInPlace(oldElements, newElements, path: path, depth: depth)
-        {
-            return
+        var commonEnds: (prefix: Int, suffix: Int)?
+        if oldElements.count == newElements.count {
+            switch compareInPlace(oldElements, newElements, path: path, depth: depth) {
+            case .compared:
+                return
+            case .unidentified(let firstUnequal, let lastUnequal):
+                commonEnds = (firstUnequal, oldElements.count - 1 - lastUnequal)
+            case .identifiedApart:
+                break
+            }
         }
-        if let oldIDs = Self.ids(of: oldElements), let newIDs = Self.ids(of: newElements) {
+        if commonEnds == nil, let oldIDs = Self.ids(of: oldElements), let newIDs = Self.ids(of: newElements) {
             return compareIdentified(oldElements, oldIDs, newElements, newIDs, path: path, depth: depth)
         }
+        compareAligned(oldElements, newElements, commonEnds: commonEnds, path: path, depth: depth)
+    }
+
+    /// Elements that are not `Identifiable`, aligned by a shortest edit script
+    /// (``ArrayAlignment``): an element removed from the old array is reported at its old index
+    /// with `new` `nil`, one inserted at its new index with `old` `nil`, and a removal and an
+    /// insertion at the same index are compared as one element changed there. When no script
+    /// of ``ArrayAlignment/maximumEdits`` edits aligns them, the elements are compared by
+    /// position.
+    private mutating func compareAligned(
+        _ oldElements: [Any],
+        _ newElements: [Any],
+        commonEnds: (prefix: Int, suffix: Int)?,
+        path: String,
+        depth: Int
+    ) {
+        guard
+            let alignment = ArrayAlignment.align(
+                oldCount: oldElements.count,
+                newCount: newElements.count,
+                commonEnds: commonEnds,
+                equal: { TypeMetadata.layoutEquals(oldElements[$0], newElements[$1]) }
+            )
+        else { return comparePositions(oldElements, newElements, path: path, depth: depth) }
+        var removed = alignment.removed[...]
+        var inserted = alignment.inserted[...]
+        while !removed.isEmpty || !inserted.isEmpty {
+            let index = min(removed.first ?? .max, inserted.first ?? .max)
+            let isRemoved = removed.first == index
+            let isInserted = inserted.first == index
+            if isRemoved { removed.removeFirst() }
+            if isInserted { inserted.removeFirst() }
+            let step = path + "[\(index)]"
+            if isRemoved, isInserted, !TypeMetadata.layoutEquals(oldElements[index], newElements[index]) {
+                compare(oldElements[index], newElements[index], path: step, depth: depth + 1)
+                continue
+            }
+            if isRemoved { record(step, old: oldElements[index], new: nil) }
+            if isInserted { record(step, old: nil, new: newElements[index]) }
+        }
+    }
+
+    /// Elements compared by position: each pair where both arrays have one, then the elements
+    /// only one array has.
+    private mutating func comparePositions(_ oldElements: [Any], _ newElements: [Any], path: String, depth: Int) {
         for index in 0..<max(oldElements.count, newElements.count) {
             if index < oldElements.count, index < newElements.count,
                 TypeMetadata.layoutEquals(oldElements[index], newElements[index])
@@ -230,38 +286,55 @@ private struct Differ {
         }
     }
 
-    /// Arrays of one length whose unequal elements keep their positions: each compared where
-    /// it is, at its id's path when the elements are `Identifiable` (the same id on both sides,
-    /// no two changed elements sharing one) and at its position otherwise, without matching
-    /// every element by id.
-    /// - Returns: Whether the arrays were compared; `false` when an unequal pair has different
-    ///   ids, and the elements must be matched by id.
-    private mutating func compareInPlace(_ oldElements: [Any], _ newElements: [Any], path: String, depth: Int) -> Bool {
+    /// What comparing arrays of one length by position decided.
+    private enum InPlaceOutcome {
+        /// Every unequal pair had one id on both sides: compared at its id's path.
+        case compared
+        /// No unequal pair is `Identifiable`: to be aligned, between the first and the last
+        /// unequal position.
+        case unidentified(firstUnequal: Int, lastUnequal: Int)
+        /// Some unequal pair has different ids, or ids on one side only: to be matched by id.
+        case identifiedApart
+    }
+
+    /// Arrays of one length whose unequal `Identifiable` elements keep their ids in place: each
+    /// compared where it is, at its id's path, without matching every element by id.
+    /// - Returns: Whether the arrays were compared, or what the caller does instead.
+    private mutating func compareInPlace(
+        _ oldElements: [Any],
+        _ newElements: [Any],
+        path: String,
+        depth: Int
+    ) -> InPlaceOutcome {
         var unequal: [Int] = []
         for index in oldElements.indices where !TypeMetadata.layoutEquals(oldElements[index], newElements[index]) {
             unequal.append(index)
         }
-        var steps: [String] = []
-        steps.reserveCapacity(unequal.count)
+        guard let first = unequal.first, let last = unequal.last else { return .compared }
+        // Decided before any path is given out, so that a path is never issued twice.
+        var ids: [AnyHashable] = []
+        ids.reserveCapacity(unequal.count)
         var named = Set<AnyHashable>()
+        var unidentified = 0
         for index in unequal {
-            let oldID = Self.id(of: oldElements[index])
-            let newID = Self.id(of: newElements[index])
-            switch (oldID, newID) {
+            switch (Self.id(of: oldElements[index]), Self.id(of: newElements[index])) {
             case (let oldID?, let newID?) where oldID == newID:
                 // Two changed elements with one id would share a path: matched by id instead.
-                guard named.insert(oldID).inserted else { return false }
-                steps.append(uniqueStep(path + "[id: \(Self.describe(oldID.base))]"))
+                guard named.insert(oldID).inserted else { return .identifiedApart }
+                ids.append(oldID)
             case (nil, nil):
-                steps.append(path + "[\(index)]")
+                unidentified += 1
             default:
-                return false
+                return .identifiedApart
             }
         }
+        if unidentified == unequal.count { return .unidentified(firstUnequal: first, lastUnequal: last) }
+        guard unidentified == 0 else { return .identifiedApart }
+        let steps = ids.map { uniqueStep(path + "[id: \(Self.describe($0.base))]") }
         for (index, step) in zip(unequal, steps) {
             compare(oldElements[index], newElements[index], path: step, depth: depth + 1)
         }
-        return true
+        return .compared
     }
 
     /// Elements matched by id: removed, changed and added ones, and a change of order among
