@@ -2,8 +2,10 @@
 //
 // ValueDump's diff against swift-custom-dump's `diff`, which TCA-style test stores call on every
 // assertion, and against the state's own `==` (issue 31): two equal app states, two states
-// that differ in a few places, and a 1,000-element array with one element changed. Each sample
-// is one diff of values made beforehand.
+// that differ in a few places, a 1,000-element array with one element changed and one with an
+// element inserted at the front (aligned, not reported at every later index), and the bound of
+// the alignment: two 10,000-element arrays that differ everywhere. Each sample is one diff of
+// values made beforehand.
 
 import Benchmark
 import CustomDump
@@ -58,7 +60,13 @@ func diffBenchmarks() {
     var changedRowsValue = rows
     changedRowsValue[700].label = "changed"
     let changedRows = hidden(changedRowsValue)
+    var insertedRowsValue = rows
+    insertedRowsValue.insert(BenchRow(index: -1, label: "new", value: 0), at: 0)
+    let insertedRows = hidden(insertedRowsValue)
+    let manyRows = hidden((0..<10_000).map { BenchRow(index: $0, label: "row \($0)", value: 0) })
+    let otherRows = hidden((0..<10_000).map { BenchRow(index: -$0 - 1, label: "other \($0)", value: 1) })
     precondition(ValueDump.differences(state, changed).count == 3)
+    precondition(ValueDump.differences(rows, insertedRows).map(\.path) == ["[0]"])
     precondition(ValueDump.differences(rows, changedRows).map(\.path) == ["[700].label"])
     precondition(CustomDump.diff(state, changed) != nil && CustomDump.diff(rows, changedRows) != nil)
 
@@ -79,5 +87,14 @@ func diffBenchmarks() {
     }
     Benchmark("Diff.array1k.oneChange.customDump", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(CustomDump.diff(rows, changedRows)) }
+    }
+    Benchmark("Diff.array1k.oneInsert", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(ValueDump.diff(rows, insertedRows)) }
+    }
+    Benchmark("Diff.array1k.oneInsert.customDump", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(CustomDump.diff(rows, insertedRows)) }
+    }
+    Benchmark("Diff.array10k.allChanged", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(ValueDump.diff(manyRows, otherRows)) }
     }
 }
