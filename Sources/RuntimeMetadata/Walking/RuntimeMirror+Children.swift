@@ -1,48 +1,67 @@
 // RuntimeMirror+Children.swift
 //
 // The children of a RuntimeMirror: a random-access collection of `Mirror.Child`, each read
-// from the walker's node when it is accessed.
+// from the walker's node when it is accessed. Its members are inlinable, so that a loop over
+// a mirror's children in a client is one call of the node's `child(at:)` per child.
 
 extension RuntimeMirror {
     /// A mirror's children, in order, each computed when it is read.
     public struct Children: RandomAccessCollection {
-        /// Where the children come from.
-        enum Storage {
-            /// A range of a walker node's children.
-            case node(ValueNode, Range<Int>)
-            /// Children given, or read from a standard mirror.
-            case array([Mirror.Child])
+        /// The node whose children these are, or `nil` for children given as an array.
+        @usableFromInline
+        let box: NodeBox?
+        /// The position of the first child in the node's children.
+        @usableFromInline
+        let base: Int
+        /// The number of children.
+        @usableFromInline
+        let childCount: Int
+        /// Children given, or read from a standard mirror.
+        @usableFromInline
+        let array: [Mirror.Child]
+
+        /// A range of a walker node's children.
+        init(box: NodeBox, range: Range<Int>) {
+            self.box = box
+            base = range.lowerBound
+            childCount = range.count
+            array = []
         }
 
-        let storage: Storage
+        /// Children given, or read from a standard mirror.
+        init(array: [Mirror.Child]) {
+            box = nil
+            base = 0
+            childCount = array.count
+            self.array = array
+        }
 
         /// The position of the first child.
+        @inlinable
         public var startIndex: Int { 0 }
 
         /// The position after the last child.
-        public var endIndex: Int {
-            switch storage {
-            case .node(_, let range): range.count
-            case .array(let children): children.count
-            }
-        }
+        @inlinable
+        public var endIndex: Int { childCount }
 
         /// The child at a position.
         /// - Parameter position: A position below ``endIndex``.
+        @inlinable
         public subscript(position: Int) -> Mirror.Child {
-            precondition(position >= 0 && position < endIndex, "RuntimeMirror.Children: index out of range")
-            switch storage {
-            case .node(let node, let range):
-                let index = range.lowerBound + position
-                guard let child = node.child(at: index) else { return (label: nil, value: ()) }
-                if let value = child.value { return (label: child.label, value: value) }
-                // A function stored at its declaration's abstraction is withheld (the DocC
-                // article "Switching from Mirror"); a noncopyable part has no copy.
-                let isFunction = child.declaredType.map { $0.kind == .function || $0.kind == .optional } ?? false
-                return (label: child.label, value: isFunction ? WithheldFunction() as Any : ())
-            case .array(let children):
-                return children[position]
-            }
+            precondition(position >= 0 && position < childCount, "RuntimeMirror.Children: index out of range")
+            guard let box else { return array[position] }
+            guard let child = box.node.child(at: base &+ position) else { return (label: nil, value: ()) }
+            if let value = child.value { return (label: child.label, value: value) }
+            return Self.unavailable(child)
+        }
+
+        /// A child without a value: a function stored at its declaration's abstraction, which
+        /// is withheld (the DocC article "Switching from Mirror"), or a noncopyable part, which
+        /// has no copy.
+        @usableFromInline
+        static func unavailable(_ child: ValueChild) -> Mirror.Child {
+            let isFunction = child.declaredType.map { $0.kind == .function || $0.kind == .optional } ?? false
+            return (label: child.label, value: isFunction ? WithheldFunction() as Any : ())
         }
     }
 }

@@ -40,25 +40,49 @@ public struct RuntimeMirror {
     /// `Mirror`'s own type.
     public typealias AncestorRepresentation = Mirror.AncestorRepresentation
 
-    /// Where the mirror's answers come from.
-    private enum Source {
-        /// The walker's node of the value; for a class instance, one level of its hierarchy
-        /// (0 is the instance's own class), and the custom mirror that stands for a class
-        /// further up (`AncestorRepresentation.customized`).
-        case node(ValueNode, level: Int, ancestor: Mirror?)
-        /// A standard library mirror: a custom mirror, or one a caller wrapped.
-        case standard(Mirror)
-        /// Children given to an explicit initializer, and how its superclass is represented.
-        case explicit([Child], superclass: () -> RuntimeMirror?)
-    }
+    /// The walker's node of the value, for a mirror made by reflecting one: its children are
+    /// read from it. Boxed, so that the mirror and its children share one node, and a copy of
+    /// either costs a retain.
+    private let box: NodeBox?
 
-    private let source: Source
+    /// The node's style, kept beside it, so that questions about the style copy no node.
+    private let nodeStyle: ValueNode.Style?
+
+    /// For a class instance's node, the level of its hierarchy this mirror shows (0 is the
+    /// instance's own class).
+    private let level: Int
+
+    /// What a mirror that is not a node's holds, and a node's custom ancestor.
+    private let other: OtherSource?
 
     /// The static type of the subject, or its dynamic type for ``init(reflecting:)``.
     public let subjectType: Any.Type
 
     /// How the subject is displayed, or `nil` for a value shown without structure.
-    public let displayStyle: DisplayStyle?
+    public var displayStyle: DisplayStyle? {
+        switch style {
+        case .none: nil
+        case .struct: .struct
+        case .class: .class
+        case .enum: .enum
+        case .tuple: .tuple
+        case .optional: .optional
+        case .collection: .collection
+        case .dictionary: .dictionary
+        case .set: .set
+        case .given: other?.displayStyle
+        }
+    }
+
+    /// The display style, stored as a code of this module's: `Mirror.DisplayStyle` is a
+    /// resilient enum of the standard library, and a stored one would give the mirror a layout
+    /// known only at run time, every copy and access going through value witnesses.
+    private let style: StyleCode
+
+    /// ``displayStyle``'s cases, and `given` for a style held by ``other``.
+    private enum StyleCode: UInt8 {
+        case none, `struct`, `class`, `enum`, tuple, optional, collection, dictionary, set, given
+    }
 
     /// Creates a mirror of a value, as `Mirror(reflecting:)` does: the value's `customMirror`
     /// when it is `CustomReflectable`, its structure otherwise.
@@ -73,20 +97,41 @@ public struct RuntimeMirror {
     }
 
     /// The mirror of one level of a node.
-    private init(node: ValueNode, level: Int, ancestor: Mirror?) {
-        source = .node(node, level: level, ancestor: ancestor)
-        let hierarchy = node.style == .class ? node.classHierarchy : []
-        subjectType =
-            hierarchy.indices.contains(level) ? (hierarchy[level].type ?? Any.self) : Self.mirroredType(of: node)
-        displayStyle = Self.displayStyle(of: node)
+    private init(node: consuming ValueNode, level: Int, ancestor: Mirror?) {
+        if node.style == .class {
+            let hierarchy = node.classHierarchy
+            subjectType = hierarchy.indices.contains(level) ? (hierarchy[level].type ?? Any.self) : Any.self
+        } else {
+            subjectType = Self.mirroredType(of: node)
+        }
+        style = Self.style(of: node)
+        nodeStyle = node.style
+        // A value without children (most are leaves) needs no node kept, and no box made.
+        box = node.style != .class && node.childCount == 0 ? nil : NodeBox(node)
+        self.level = level
+        other = ancestor.map { OtherSource(ancestor: $0) }
+    }
+
+    /// The mirror of another level of a class instance's node, sharing its box.
+    private init(box: NodeBox, level: Int, ancestor: Mirror?) {
+        let hierarchy = box.node.classHierarchy
+        subjectType = hierarchy.indices.contains(level) ? (hierarchy[level].type ?? Any.self) : Any.self
+        style = .class
+        nodeStyle = .class
+        self.box = box
+        self.level = level
+        other = ancestor.map { OtherSource(ancestor: $0) }
     }
 
     /// Wraps a standard library mirror, such as a type's `customMirror`.
     /// - Parameter mirror: The mirror.
     public init(_ mirror: Mirror) {
-        source = .standard(mirror)
+        box = nil
+        nodeStyle = nil
+        level = 0
+        other = OtherSource(standard: mirror)
         subjectType = mirror.subjectType
-        displayStyle = mirror.displayStyle
+        style = .given
     }
 
     /// Creates a mirror with the given children, as `Mirror`'s initializer of the same shape
@@ -102,12 +147,16 @@ public struct RuntimeMirror {
         displayStyle: DisplayStyle? = nil,
         ancestorRepresentation: AncestorRepresentation = .generated
     ) where C.Element == Child {
-        source = .explicit(
-            Array(children),
-            superclass: Self.superclass(of: subject, Subject.self, ancestorRepresentation)
+        box = nil
+        nodeStyle = nil
+        level = 0
+        other = OtherSource(
+            children: Array(children),
+            superclass: Self.superclass(of: subject, Subject.self, ancestorRepresentation),
+            displayStyle: displayStyle
         )
         subjectType = Subject.self
-        self.displayStyle = displayStyle
+        style = .given
     }
 
     /// Creates a mirror with the given unlabeled children, as `Mirror`'s initializer of the
@@ -154,36 +203,37 @@ public struct RuntimeMirror {
 
     /// The subject's children, computed when read.
     public var children: Children {
-        switch source {
-        case .node(let node, let level, _):
-            if node.style == .class {
-                let hierarchy = node.classHierarchy
-                guard hierarchy.indices.contains(level) else { return Children(storage: .array([])) }
-                return Children(storage: .node(node, node.childIndices(declaredBy: hierarchy[level])))
-            }
-            return Children(storage: .node(node, 0..<node.childCount))
-        case .standard(let mirror):
-            return Children(storage: .array(Array(mirror.children)))
-        case .explicit(let children, _):
-            return Children(storage: .array(children))
+        switch nodeStyle {
+        case nil:
+            return Children(array: other?.children ?? other?.standard.map { Array($0.children) } ?? [])
+        case .class?:
+            let node = box!.node
+            let hierarchy = node.classHierarchy
+            guard hierarchy.indices.contains(level) else { return Children(array: []) }
+            return Children(box: box!, range: node.childIndices(declaredBy: hierarchy[level]))
+        case _?:
+            // A leaf's empty children hold no copy of its node.
+            let count = box?.node.childCount ?? 0
+            return count == 0 ? Children(array: []) : Children(box: box!, range: 0..<count)
         }
     }
 
     /// A mirror of the subject's superclass, or `nil` when the subject is not a class instance
     /// or its class has no superclass.
     public var superclassMirror: RuntimeMirror? {
-        switch source {
-        case .node(let node, let level, let ancestor):
-            let hierarchy = node.classHierarchy
-            guard node.style == .class, hierarchy.count > level + 1 else { return nil }
-            if let ancestor, hierarchy[level + 1] == TypeMetadata(ancestor.subjectType) {
+        switch nodeStyle {
+        case nil:
+            if let standard = other?.standard { return standard.superclassMirror.map(RuntimeMirror.init) }
+            return other?.superclass?()
+        case .class?:
+            let hierarchy = box!.node.classHierarchy
+            guard hierarchy.count > level + 1 else { return nil }
+            if let ancestor = other?.ancestor, hierarchy[level + 1] == TypeMetadata(ancestor.subjectType) {
                 return RuntimeMirror(ancestor)
             }
-            return RuntimeMirror(node: node, level: level + 1, ancestor: ancestor)
-        case .standard(let mirror):
-            return mirror.superclassMirror.map(RuntimeMirror.init)
-        case .explicit(_, let superclass):
-            return superclass()
+            return RuntimeMirror(box: box!, level: level + 1, ancestor: other?.ancestor)
+        case _?:
+            return nil
         }
     }
 
@@ -230,7 +280,7 @@ public struct RuntimeMirror {
     }
 
     /// The display style `Mirror` gives a node's value.
-    private static func displayStyle(of node: ValueNode) -> DisplayStyle? {
+    private static func style(of node: ValueNode) -> StyleCode {
         switch node.style {
         case .struct: return .struct
         case .class: return .class
@@ -246,7 +296,7 @@ public struct RuntimeMirror {
             switch node.type.kind {
             case .struct where !isStandardLeaf(node.type.type): return .struct
             case .enum where !isStandardLeaf(node.type.type): return .enum
-            default: return nil
+            default: return .none
             }
         }
     }
@@ -255,9 +305,16 @@ public struct RuntimeMirror {
     /// structure (its custom mirror has no children and no style).
     private static func isStandardLeaf(_ type: Any.Type?) -> Bool {
         guard let type else { return false }
-        return type is any Numeric.Type || type == Bool.self || type == String.self || type == Substring.self
-            || type == Character.self || type == StaticString.self || type == Unicode.Scalar.self
+        let identity = ObjectIdentifier(type)
+        return standardLeaves.contains { $0 == identity }
     }
+
+    /// The standard library's leaves that are structs or enums.
+    private static let standardLeaves: [ObjectIdentifier] = [
+        Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self, UInt16.self, UInt32.self,
+        UInt64.self, Float.self, Double.self, Bool.self, String.self, Substring.self, Character.self,
+        StaticString.self, Unicode.Scalar.self, Int128.self, UInt128.self,
+    ].map { ObjectIdentifier($0) }
 
     /// How an explicit initializer's subject's superclass is represented, as `Mirror` makes it:
     /// from the static type's superclass, generated, a custom ancestor (levels between it and
@@ -303,4 +360,56 @@ extension RuntimeMirror: CustomStringConvertible {
 extension RuntimeMirror: CustomReflectable {
     /// A mirror without children, as `Mirror`'s own.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
+
+/// What a mirror that is not a walker node's holds: a standard mirror, or an explicit
+/// initializer's children and superclass; or, for a node's mirror, the custom ancestor that
+/// stands for a class further up.
+private final class OtherSource {
+    /// A wrapped standard mirror.
+    let standard: Mirror?
+    /// The display style of a standard mirror or an explicit initializer.
+    let displayStyle: Mirror.DisplayStyle?
+    /// An explicit initializer's children.
+    let children: [Mirror.Child]?
+    /// An explicit initializer's superclass mirror.
+    let superclass: (() -> RuntimeMirror?)?
+    /// A custom ancestor (`AncestorRepresentation.customized`).
+    let ancestor: Mirror?
+
+    init(standard: Mirror) {
+        self.standard = standard
+        displayStyle = standard.displayStyle
+        children = nil
+        superclass = nil
+        ancestor = nil
+    }
+
+    init(children: [Mirror.Child], superclass: @escaping () -> RuntimeMirror?, displayStyle: Mirror.DisplayStyle?) {
+        standard = nil
+        self.displayStyle = displayStyle
+        self.children = children
+        self.superclass = superclass
+        ancestor = nil
+    }
+
+    init(ancestor: Mirror) {
+        standard = nil
+        displayStyle = nil
+        children = nil
+        superclass = nil
+        self.ancestor = ancestor
+    }
+}
+
+/// A walker node shared by a mirror, its superclass mirrors and its children.
+@usableFromInline
+final class NodeBox {
+    /// The node.
+    @usableFromInline
+    let node: ValueNode
+
+    init(_ node: consuming ValueNode) {
+        self.node = node
+    }
 }

@@ -191,4 +191,51 @@ struct RuntimeMirrorTests {
         #expect(RuntimeMirror(reflecting: 1).description == Mirror(reflecting: 1).description)
         #expect(RuntimeMirror(Mirror(reflecting: Point(x: 1, y: 2))).children.map(\.label) == ["x", "y"])
     }
+
+    @Test("Random values nested in random containers: the same tree as Mirror's, the same descendants")
+    func fuzz() {
+        var generator = SplitMix64(state: 0x3133_0001)
+        let owner = Animal()
+        let leaves: [() -> Any] = [
+            { 7 }, { "text" }, { 2.5 }, { true }, { Point(x: 1, y: 2) }, { Expression.number(3) }, { Expression.empty },
+            { Dog(owner: owner) }, { Custom() }, { Character("x") }, { Int8(3) }, { [UInt8]() }, { Shapes() },
+            { Optional<String>.none as Any }, { Substring("s") }, { Int.self },
+        ]
+        func value(depth: Int) -> Any {
+            guard depth > 0 else { return leaves.randomElement(using: &generator)!() }
+            let inner = value(depth: depth - 1)
+            switch Int.random(in: 0..<8, using: &generator) {
+            case 0: return [inner, value(depth: depth - 1)]
+            case 1: return Optional(inner) as Any
+            case 2: return (inner, label: value(depth: depth - 1))
+            case 3: return ["k": inner]
+            case 4: return Holder<Any>(inner)
+            case 5: return Expression.sum(.number(1), .empty) as Any
+            case 6: return [inner][...]
+            default: return inner
+            }
+        }
+        var compared = 0
+        for _ in 0..<400 {
+            let sample = value(depth: Int.random(in: 0...4, using: &generator))
+            #expect(firstDifference(sample, depth: 4) == nil)
+            // A random path of positions, followed by both.
+            let path = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                Int.random(in: 0..<3, using: &generator)
+            }
+            let mirror = Mirror(reflecting: sample)
+            let runtime = RuntimeMirror(reflecting: sample)
+            let (expected, actual): (Any?, Any?) =
+                switch path.count {
+                case 1: (mirror.descendant(path[0]), runtime.descendant(path[0]))
+                case 2: (mirror.descendant(path[0], path[1]), runtime.descendant(path[0], path[1]))
+                default: (mirror.descendant(path[0], path[1], path[2]), runtime.descendant(path[0], path[1], path[2]))
+                }
+            #expect((expected == nil) == (actual == nil), "\(path) in \(type(of: sample))")
+            if let expected, let actual { #expect("\(type(of: expected))" == "\(type(of: actual))") }
+            compared += 1
+        }
+        #expect(compared == 400)
+        withExtendedLifetime(owner) {}
+    }
 }
