@@ -270,4 +270,5 @@ let benchmarks: @Sendable () -> Void = {
     lendingRetainBenchmarks()
     elementRetainBenchmarks()
     diffBenchmarks()
+    mirrorBenchmarks()
 }
