@@ -117,6 +117,15 @@ private actor Counter {
     var count = 0
 }
 
+/// A class with a custom mirror, and a subclass that inherits the conformance.
+private class Reflected: CustomReflectable {
+    var customMirror: Mirror { Mirror(self, children: ["r": 1]) }
+}
+
+private final class ReflectedSubclass: Reflected {
+    var extra = 2
+}
+
 /// A type with a custom mirror at an inner level.
 private struct Custom: CustomReflectable {
     var hidden = 1
@@ -143,7 +152,7 @@ struct RuntimeMirrorTests {
             [4, 5, 6][1...], ["a": 1, "b": 2], Set(["x", "y"]), dog, Puppy(owner: owner), Shapes(), Counter(),
             "text", Substring("sub"), "static" as StaticString, Character("c"), 42, 2.5, true, Int.self,
             Custom(), [Custom()], Date(timeIntervalSince1970: 0), URL(string: "https://example.com")!, Data([1, 2]),
-            UUID(uuidString: "00000000-0000-0000-0000-000000000000")!,
+            UUID(uuidString: "00000000-0000-0000-0000-000000000000")!, ReflectedSubclass(), [Reflected()],
         ]
         for value in values {
             #expect(firstDifference(value) == nil)
