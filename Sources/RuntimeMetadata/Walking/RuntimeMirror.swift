@@ -88,39 +88,55 @@ public struct RuntimeMirror {
     /// when it is `CustomReflectable`, its structure otherwise.
     /// - Parameter subject: The value.
     public init(reflecting subject: Any) {
+        if let leaf = ValueWalker.leafType(of: subject) {
+            // A leaf (most of a value's parts): its type and style, without a node.
+            self.init(leaf: leaf, subject: subject)
+            return
+        }
         let node = ValueWalker(honorsCustomReflectable: true).node(for: subject)
         if node.style == .custom, let mirror = node.customMirror {
             self.init(mirror)
             return
         }
-        self.init(node: node, level: 0, ancestor: nil)
+        self.init(node: node, level: 0, other: nil)
     }
 
-    /// The mirror of one level of a node.
-    private init(node: consuming ValueNode, level: Int, ancestor: Mirror?) {
+    /// The mirror of a leaf: a value without children, of a type the walker shows as a leaf.
+    private init(leaf: TypeMetadata, subject: borrowing Any) {
+        subjectType = Self.mirroredType(of: leaf, value: subject)
+        style = Self.style(of: .leaf, type: leaf)
+        nodeStyle = .leaf
+        box = nil
+        level = 0
+        other = nil
+    }
+
+    /// The mirror of one level of a node. The ancestor arrives boxed: `Mirror` is a resilient
+    /// struct, and an optional one costs value-witness calls to pass and test.
+    private init(node: consuming ValueNode, level: Int, other: OtherSource?) {
         if node.style == .class {
             let hierarchy = node.classHierarchy
             subjectType = hierarchy.indices.contains(level) ? (hierarchy[level].type ?? Any.self) : Any.self
         } else {
-            subjectType = Self.mirroredType(of: node)
+            subjectType = Self.mirroredType(of: node.type, value: node.value)
         }
-        style = Self.style(of: node)
+        style = Self.style(of: node.style, type: node.type)
         nodeStyle = node.style
         // A value without children (most are leaves) needs no node kept, and no box made.
         box = node.style != .class && node.childCount == 0 ? nil : NodeBox(node)
         self.level = level
-        other = ancestor.map { OtherSource(ancestor: $0) }
+        self.other = other
     }
 
     /// The mirror of another level of a class instance's node, sharing its box.
-    private init(box: NodeBox, level: Int, ancestor: Mirror?) {
+    private init(box: NodeBox, level: Int, other: OtherSource?) {
         let hierarchy = box.node.classHierarchy
         subjectType = hierarchy.indices.contains(level) ? (hierarchy[level].type ?? Any.self) : Any.self
         style = .class
         nodeStyle = .class
         self.box = box
         self.level = level
-        other = ancestor.map { OtherSource(ancestor: $0) }
+        self.other = other
     }
 
     /// Wraps a standard library mirror, such as a type's `customMirror`.
@@ -228,10 +244,11 @@ public struct RuntimeMirror {
         case .class?:
             let hierarchy = box!.node.classHierarchy
             guard hierarchy.count > level + 1 else { return nil }
-            if let ancestor = other?.ancestor, hierarchy[level + 1] == TypeMetadata(ancestor.subjectType) {
+            // `other` tested first: an optional `Mirror` costs value-witness calls even when empty.
+            if let other, let ancestor = other.ancestor, hierarchy[level + 1] == TypeMetadata(ancestor.subjectType) {
                 return RuntimeMirror(ancestor)
             }
-            return RuntimeMirror(box: box!, level: level + 1, ancestor: other?.ancestor)
+            return RuntimeMirror(box: box!, level: level + 1, other: other)
         case _?:
             return nil
         }
@@ -269,19 +286,19 @@ public struct RuntimeMirror {
 
     /// The subject's type as `Mirror` reports it: the standard library's text types whose
     /// custom mirrors reflect a `String` report `String`.
-    private static func mirroredType(of node: ValueNode) -> Any.Type {
-        guard let type = node.type.type else { return Any.self }
+    private static func mirroredType(of metadata: TypeMetadata, value: borrowing Any) -> Any.Type {
+        guard let type = metadata.type else { return Any.self }
         if type == Substring.self || type == StaticString.self { return String.self }
         // An existential metatype (`Any.Type`) reports the metatype it holds, `Int.Type`.
-        if node.type.kind == .existentialMetatype, let metatype = node.value as? Any.Type {
+        if metadata.kind == .existentialMetatype, let metatype = copy value as? Any.Type {
             return Swift.type(of: metatype)
         }
         return type
     }
 
-    /// The display style `Mirror` gives a node's value.
-    private static func style(of node: ValueNode) -> StyleCode {
-        switch node.style {
+    /// The display style `Mirror` gives a value the walker reports with a style, of a type.
+    private static func style(of style: ValueNode.Style, type: TypeMetadata) -> StyleCode {
+        switch style {
         case .struct: return .struct
         case .class: return .class
         case .enum: return .enum
@@ -293,9 +310,9 @@ public struct RuntimeMirror {
         case .leaf, .custom:
             // A struct or enum without parts the walker reports as a leaf is still a struct or
             // an enum to `Mirror`; numbers, strings, functions and metatypes have no style.
-            switch node.type.kind {
-            case .struct where !isStandardLeaf(node.type.type): return .struct
-            case .enum where !isStandardLeaf(node.type.type): return .enum
+            switch type.kind {
+            case .struct where !isStandardLeaf(type.type): return .struct
+            case .enum where !isStandardLeaf(type.type): return .enum
             default: return .none
             }
         }
@@ -348,7 +365,7 @@ public struct RuntimeMirror {
     private init(reflecting subject: Any, level: AnyClass, ancestor: Mirror?) {
         let node = ValueWalker().node(for: subject)
         let index = node.classHierarchy.firstIndex { $0 == TypeMetadata(level) } ?? node.classHierarchy.count
-        self.init(node: node, level: index, ancestor: ancestor)
+        self.init(node: node, level: index, other: ancestor.map { OtherSource(ancestor: $0) })
     }
 }
 

@@ -58,6 +58,20 @@ public struct ValueWalker: Sendable {
         return node(for: value, type: TypeMetadata(stored))
     }
 
+    /// The dynamic type of a value that the walker reports as a leaf (a number, a string, a
+    /// function, a metatype), read without copying the value, or `nil` for any other value and
+    /// for an `Any` holding an existential: a mirror of a leaf needs its type, not a node.
+    /// - Parameter value: The value.
+    /// - Returns: The leaf's type, or `nil`.
+    static func leafType(of value: borrowing Any) -> TypeMetadata? {
+        let stored = BorrowedExistential.dynamicType(of: value)
+        guard stored.rawKind != MetadataKind.existential.rawValue,
+            stored.rawKind != MetadataKind.extendedExistential.rawValue
+        else { return nil }
+        let type = TypeMetadata(stored)
+        return type.walkPlan.withObject { $0.value.style == .leaf } ? type : nil
+    }
+
     /// ``node(for:)`` for an `Any` holding an existential, as generic code makes one from
     /// `T == Any`, or a constrained one (`any Sequence<Int>`): the node of the value inside, as
     /// `as?` and `Mirror` see it. Out of line, so that the common path neither copies its value
