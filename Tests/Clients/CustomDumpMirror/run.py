@@ -86,24 +86,28 @@ def replace(path, old, new, count):
         text = file.read()
     text, made = re.subn(old, new, text)
     if made != count:
-        sys.exit(f"run.py: {os.path.relpath(path, PACKAGE)}: {made} replacements of {old!r}, expected {count}")
+        sys.exit(f"run.py: {path}: {made} replacements of {old!r}, expected {count}")
     with open(path, "w") as file:
         file.write(text)
     return made
 
 
-def main():
-    subprocess.run(["swift", "package", "--package-path", HERE, "resolve"], check=True)
+def prepare(package, switched=True, manifest=None):
+    """Copies customDump's sources and tests into `package`, makes the changes (when
+    `switched`), and writes its manifest (`MANIFEST` with this repository's path, or `manifest`).
+    Returns the number of mirrors spelled `Swift.Mirror` in the conformances."""
+    subprocess.run(["swift", "package", "--package-path", HERE, "resolve"], check=True, stdout=subprocess.DEVNULL)
     checkout = os.path.join(HERE, ".build", "checkouts", "swift-custom-dump")
-    if os.path.isdir(PACKAGE):
-        for name in ("Sources", "Tests"):
-            shutil.rmtree(os.path.join(PACKAGE, name), ignore_errors=True)
-    os.makedirs(PACKAGE, exist_ok=True)
-    shutil.copytree(os.path.join(checkout, "Sources"), os.path.join(PACKAGE, "Sources"))
-    shutil.copytree(os.path.join(checkout, "Tests"), os.path.join(PACKAGE, "Tests"))
-    with open(os.path.join(PACKAGE, "Package.swift"), "w") as file:
-        file.write(MANIFEST % ROOT)
-    sources = os.path.join(PACKAGE, "Sources", "CustomDump")
+    for name in ("Sources", "Tests"):
+        shutil.rmtree(os.path.join(package, name), ignore_errors=True)
+    os.makedirs(package, exist_ok=True)
+    shutil.copytree(os.path.join(checkout, "Sources"), os.path.join(package, "Sources"))
+    shutil.copytree(os.path.join(checkout, "Tests"), os.path.join(package, "Tests"))
+    with open(os.path.join(package, "Package.swift"), "w") as file:
+        file.write((manifest or MANIFEST) % ROOT)
+    if not switched:
+        return 0
+    sources = os.path.join(package, "Sources", "CustomDump")
 
     # 1. The alias.
     with open(os.path.join(sources, "RuntimeMirror.swift"), "w") as file:
@@ -130,6 +134,11 @@ def main():
         "self = (subject as? any CustomDumpReflectable).map { Mirror($0.customDumpMirror) } ?? Mirror(reflecting: subject)",
         1,
     )
+    return total
+
+
+def main():
+    total = prepare(PACKAGE)
     print(f"run.py: customDump 1.7.3 copied to {os.path.relpath(PACKAGE, ROOT)}; {total} mirrors in its conformances "
           "spelled Swift.Mirror; running its suite", flush=True)
     result = subprocess.run(["swift", "test", "--package-path", PACKAGE])

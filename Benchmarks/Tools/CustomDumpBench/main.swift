@@ -1,0 +1,183 @@
+// main.swift (CustomDumpBench)
+//
+// swift-custom-dump's `customDump` and `diff` of a 1,000-row app value, timed in one process
+// built against one build of customDump: its own, or the one whose `Mirror` is RuntimeMirror
+// (Benchmarks/Scripts/custom_dump.py builds both and runs them alternately, since one
+// executable cannot hold two builds of a module). Prints one JSON object: the median time of
+// each operation in nanoseconds, and a hash of each text, so that the two builds are shown to
+// write the same text.
+
+import CustomDump
+import Foundation
+
+/// A row's status, with payloads.
+enum BenchStatus {
+    case open
+    case shipped(carrier: String, days: Int)
+    case returned(reason: String)
+}
+
+/// A customer, a class with a superclass.
+class BenchParty {
+    var name: String
+    init(name: String) { self.name = name }
+}
+
+/// A customer.
+final class BenchCustomer: BenchParty {
+    var loyalty = 3
+}
+
+/// One row.
+struct BenchRow {
+    var id: Int
+    var title: String
+    var tags: [String]
+    var price: Double
+    var status: BenchStatus
+    var note: String?
+    var customer: BenchCustomer
+    var size: (width: Int, height: Int)
+}
+
+/// The app value.
+struct BenchApp {
+    var rows: [BenchRow]
+    var filter: [String: Int] = ["open": 1, "shipped": 2]
+    var selection: Int? = 4
+    var title = "orders"
+}
+
+/// A stable 64-bit hash of a text (FNV-1a), to compare the builds' texts.
+func textHash(_ text: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x0000_0100_0000_01B3
+    }
+    return String(hash, radix: 16)
+}
+
+/// The median time of `body` over `samples` runs, in nanoseconds.
+func median(samples: Int, _ body: () -> Void) -> Double {
+    body()
+    var times: [UInt64] = []
+    for _ in 0..<samples {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        times.append(DispatchTime.now().uptimeNanoseconds - start)
+    }
+    times.sort()
+    return Double(times[times.count / 2])
+}
+
+let statuses: [BenchStatus] = [.open, .shipped(carrier: "post", days: 2), .returned(reason: "size")]
+let customers = (0..<10).map { BenchCustomer(name: "c\($0)") }
+let app = BenchApp(
+    rows: (0..<1_000).map { index in
+        BenchRow(
+            id: index,
+            title: "row \(index)",
+            tags: ["a", "b"],
+            price: Double(index) / 4,
+            status: statuses[index % 3],
+            note: index % 2 == 0 ? "note" : nil,
+            customer: customers[index % 10],
+            size: (index, index * 2)
+        )
+    }
+)
+var changed = app
+changed.rows[700].title = "changed"
+changed.rows[300].status = .returned(reason: "late")
+
+// The ceiling (`--ceiling`): the same value in types whose children were computed beforehand
+// (`CustomDumpReflectable` with stored children), so that customDump reads every struct, enum
+// and class level without reflecting it; leaves, tuples and collections are reflected as
+// customDump reflects them. What remains is customDump's own work, which bounds any `Mirror`.
+
+/// A precomputed mirror's children and style.
+protocol Precomputed: CustomDumpReflectable {
+    var children: [(label: String?, value: Any)] { get }
+    var style: Mirror.DisplayStyle { get }
+}
+
+extension Precomputed {
+    var customDumpMirror: Mirror { Mirror(self, children: children, displayStyle: style) }
+}
+
+/// ``BenchStatus`` with its children computed beforehand.
+struct PStatus: Precomputed {
+    let children: [(label: String?, value: Any)]
+    var style: Mirror.DisplayStyle { .enum }
+    init(_ status: BenchStatus) {
+        switch status {
+        case .open: children = []
+        case .shipped(let carrier, let days): children = [("shipped", (carrier: carrier, days: days))]
+        case .returned(let reason): children = [("returned", reason)]
+        }
+    }
+}
+
+/// ``BenchCustomer`` with its children computed beforehand, its superclass's first.
+final class PCustomer: Precomputed {
+    let children: [(label: String?, value: Any)]
+    var style: Mirror.DisplayStyle { .class }
+    init(_ customer: BenchCustomer) { children = [("name", customer.name), ("loyalty", customer.loyalty)] }
+}
+
+/// ``BenchRow`` with its children computed beforehand.
+struct PRow: Precomputed {
+    let children: [(label: String?, value: Any)]
+    var style: Mirror.DisplayStyle { .struct }
+    init(_ row: BenchRow, customer: PCustomer) {
+        children = [
+            ("id", row.id), ("title", row.title), ("tags", row.tags), ("price", row.price),
+            ("status", PStatus(row.status)), ("note", row.note as Any), ("customer", customer), ("size", row.size),
+        ]
+    }
+}
+
+/// ``BenchApp`` with its children computed beforehand.
+struct PApp: Precomputed {
+    let children: [(label: String?, value: Any)]
+    var style: Mirror.DisplayStyle { .struct }
+    init(_ app: BenchApp) {
+        let customers = Dictionary(
+            app.rows.map { (ObjectIdentifier($0.customer), $0.customer) },
+            uniquingKeysWith: { first, _ in first }
+        ).mapValues(PCustomer.init)
+        children = [
+            ("rows", app.rows.map { PRow($0, customer: customers[ObjectIdentifier($0.customer)]!) }),
+            ("filter", app.filter), ("selection", app.selection as Any), ("title", app.title),
+        ]
+    }
+}
+
+if CommandLine.arguments.contains("--ceiling") {
+    let precomputed = PApp(app)
+    let changedPrecomputed = PApp(changed)
+    let dumpTime = median(samples: 15) {
+        var text = ""
+        customDump(precomputed, to: &text)
+    }
+    let diffTime = median(samples: 15) { _ = diff(precomputed, changedPrecomputed) }
+    print("{\"dump\": \(dumpTime), \"diff\": \(diffTime)}")
+    exit(0)
+}
+
+let samples = 15
+var dumpText = ""
+customDump(app, to: &dumpText)
+let diffText = diff(app, changed) ?? ""
+let dumpTime = median(samples: samples) {
+    var text = ""
+    customDump(app, to: &text)
+}
+let diffTime = median(samples: samples) { _ = diff(app, changed) }
+print(
+    """
+    {"dump": \(dumpTime), "diff": \(diffTime), "dumpHash": "\(textHash(dumpText))", \
+    "diffHash": "\(textHash(diffText))", "dumpBytes": \(dumpText.utf8.count), "diffBytes": \(diffText.utf8.count)}
+    """
+)
