@@ -61,6 +61,13 @@ PAIRS = [
     ("Opening.visitor.open.warm", "Opening.visitor.typedCopy", ">= 0.6x the copy's ratio", 0.6, 0.45),
     ("Opening.visitor.withOpened.warm", "Opening.visitor.asCast", "information", None, None),
     ("Opening.visitor.open.warm", "Opening.visitor.asCast", "information", None, None),
+    # Issue 39: withOpened then a call in the shapes frameworks write it, each beside the typed
+    # call written the same way: within 2x of it (the goal is relative, typed / opened >= 0.5).
+    ("Shape.global.withOpened.warm", "Shape.global.typed", "within 2x of typed", 0.5, 0.45),
+    ("Shape.static.withOpened.warm", "Shape.static.typed", "within 2x of typed", 0.5, 0.45),
+    ("Shape.property.withOpened.warm", "Shape.property.typed", "within 2x of typed", 0.5, 0.45),
+    ("Shape.forIn.withOpened.warm", "Shape.forIn.typed", "within 2x of typed", 0.5, 0.45),
+    ("Shape.entryPoint.withOpened.warm", "Shape.entryPoint.typed", "within 2x of typed", 0.5, 0.45),
     ("Walker.parts.untyped.warm", "Fields.read.typedAll", "within 2x", 0.5, 0.1),
     ("Fields.read.asAny.warm", "Fields.read.typed", "within 2x", 0.5, 0.3),
     # Set by this project, not by an issue: a field read from a root held as `Any`.

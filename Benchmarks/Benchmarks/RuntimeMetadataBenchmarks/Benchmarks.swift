@@ -271,4 +271,5 @@ let benchmarks: @Sendable () -> Void = {
     elementRetainBenchmarks()
     diffBenchmarks()
     mirrorBenchmarks()
+    openingShapeBenchmarks(warm)
 }
