@@ -60,7 +60,9 @@ extension RuntimeMirror {
         /// has no copy.
         @usableFromInline
         static func unavailable(_ child: ValueChild) -> Mirror.Child {
-            let isFunction = child.declaredType.map { $0.kind == .function || $0.kind == .optional } ?? false
+            // The walker's own test of a withheld function (FunctionAbstraction.swift): an
+            // optional of a noncopyable type is not one.
+            let isFunction = child.declaredType?.containsStructuralFunction ?? false
             return (label: child.label, value: isFunction ? WithheldFunction() as Any : ())
         }
     }

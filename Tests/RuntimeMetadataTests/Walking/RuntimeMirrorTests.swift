@@ -160,6 +160,18 @@ struct RuntimeMirrorTests {
         withExtendedLifetime(owner) {}
     }
 
+    @Test("A noncopyable child is an empty value; only a function child is a WithheldFunction")
+    func unavailableChildren() {
+        // A class's stored property of a generic parameter bound to an optional noncopyable
+        // type: no copy can be made, and it holds no function.
+        let holding = Holding<Ticket?>(Ticket())
+        let children = Array(RuntimeMirror(reflecting: holding).children)
+        #expect(children.map(\.label) == ["held", "count"])
+        #expect(!(children[0].value is WithheldFunction))
+        #expect(children[1].value as? Int == 3)
+        #expect(RuntimeMirror(reflecting: Shapes()).children.first?.value is WithheldFunction)
+    }
+
     @Test("Subject types: Substring and StaticString report String, as Mirror says")
     func textTypes() {
         #expect(RuntimeMirror(reflecting: Substring("a")).subjectType is String.Type)
