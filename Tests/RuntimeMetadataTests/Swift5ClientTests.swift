@@ -80,6 +80,13 @@ struct Swift5ClientTests {
         #expect(result.walker.map(\.count) == [4, 1, 2, 2, 2, 0])
     }
 
+    @Test("A Swift 5 client reflects values in Any through RuntimeMirror from generic code, as Mirror does")
+    func swift5Mirrors() {
+        let result = Swift5Client.mirrors()
+        #expect(result.runtime == result.mirror)
+        #expect(result.runtime.count == 7)
+    }
+
     @Test("A Swift 5 client compares, reads as Any and names cases of values held in Any")
     func swift5EqualityFieldsAndCases() throws {
         let result = try Swift5Client.compareReadAndName()

@@ -120,6 +120,35 @@ public enum Swift5Client {
         return (walked, mirrored)
     }
 
+    /// Reflects values held in `Any` through RuntimeMirror and through Mirror, from generic code,
+    /// as a Swift 5 framework that switched with `typealias Mirror = RuntimeMirror` does.
+    /// - Returns: For each value, its subject type, display style and children's labels and
+    ///   dynamic types, by RuntimeMirror and by Mirror.
+    public static func mirrors() -> (runtime: [String], mirror: [String]) {
+        func describe<M>(
+            _ value: some Any,
+            _ reflect: (Any) -> M,
+            _ parts: (M) -> (Any.Type, Mirror.DisplayStyle?, [Mirror.Child])
+        ) -> String {
+            let (subject, style, children) = parts(reflect(value))
+            let listed = children.map { "\($0.label ?? "_"): \(type(of: $0.value))" }
+            return "\(subject) \(style.map { "\($0)" } ?? "-") \(listed)"
+        }
+        let tree = TreeNode(label: "root")
+        tree.children = [TreeNode(label: "leaf")]
+        let values: [Any] = [
+            tree, Shape.rectangle(width: 1, height: 2), [Point(x: 1, y: 2)], (1, label: "two"),
+            Optional(Point(x: 3, y: 4)) as Any, ["k": 1], Int.self as Any.Type,
+        ]
+        let runtime = values.map {
+            describe($0, RuntimeMirror.init(reflecting:)) { ($0.subjectType, $0.displayStyle, Array($0.children)) }
+        }
+        let mirror = values.map {
+            describe($0, Mirror.init(reflecting:)) { ($0.subjectType, $0.displayStyle, Array($0.children)) }
+        }
+        return (runtime, mirror)
+    }
+
     /// Opens values held in `Any` as `any P`, reads a constrained existential's container from
     /// generic code, and names a constrained existential metatype, as a Swift 5 client does.
     /// - Returns: The opened values' descriptions (a struct, a class instance, an enum and an
