@@ -83,6 +83,32 @@ extension TypeMetadata {
         }
     }
 
+    /// Whether a function of this type, stored at its declaration's abstraction, takes its
+    /// arguments and returns its result as the most general form of its type does, so that
+    /// code holding it in an `Any` calls it correctly: a C function or block (never
+    /// reabstracted), or a function whose every parameter is `inout` or of an opaque
+    /// existential type (`Any`, `any P`), and whose result is `()` or of such a type (each
+    /// passed indirectly under every abstraction), without typed throws or differentiability.
+    /// `() -> Void`, `@MainActor () async throws -> Void` and `(inout Any) -> Void` are; `(Int)
+    /// -> Void` is not, as the general form passes its `Int` indirectly. `false` for other kinds.
+    var isCalledAlikeAtEveryAbstraction: Bool {
+        guard let function else { return false }
+        switch function.convention {
+        case .c, .block: return true
+        case .swift, .thin: break
+        case .other: return false
+        }
+        guard function.thrownError == nil, !function.isDifferentiable else { return false }
+        func isIndirectEverywhere(_ type: TypeMetadata) -> Bool {
+            type.reference.isOpaqueExistential
+        }
+        let resultIsAlike = function.result == TypeMetadata(Void.self) || isIndirectEverywhere(function.result)
+        return resultIsAlike
+            && function.parameters.allSatisfy {
+                $0.ownership == .inout || (!$0.isVariadic && isIndirectEverywhere($0.type))
+            }
+    }
+
     /// Whether a mangled type is a bare generic parameter: `x` (depth 0, index 0), `q_`,
     /// `q<index>_`, `qd__` and `qd<depth>_<index>_` (docs/ABI/Mangling.rst, generic-param-type).
     private static func isGenericParameter(_ mangledName: String) -> Bool {

@@ -55,9 +55,9 @@ extension RuntimeMirror {
             return Self.unavailable(child)
         }
 
-        /// A child without a value: a function stored at its declaration's abstraction, which
-        /// is withheld (the DocC article "Switching from Mirror"), or a noncopyable part, which
-        /// has no copy.
+        /// A child without a value: a noncopyable part, which has no copy, or, where no stand-in
+        /// can be made for a function stored at its declaration's abstraction (signed function
+        /// pointers), that function, withheld (the DocC article "Switching from Mirror").
         @usableFromInline
         static func unavailable(_ child: ValueChild) -> Mirror.Child {
             // The walker's own test of a withheld function (FunctionAbstraction.swift): an

@@ -29,6 +29,12 @@
 /// library's collections, numbers, strings and characters, whose custom mirrors show what the
 /// walker shows, are read directly. Like `Mirror`, a mirror holds its subject, and is not
 /// `Sendable`.
+///
+/// A child of function type has the type `Mirror` gives it. One stored with a calling convention
+/// other than the one its type is called with from an `Any` (a non-generic `(Int) -> Int`
+/// property) is a stand-in that stops the program with a message when called, where `Mirror`'s
+/// would be called with the wrong convention; `() -> Void` and its like are the stored closure
+/// (the DocC article "Switching from Mirror").
 public struct RuntimeMirror {
     /// A child: an optional label and a value, `Mirror`'s own type.
     public typealias Child = Mirror.Child
@@ -93,7 +99,8 @@ public struct RuntimeMirror {
             self.init(leaf: leaf, subject: subject)
             return
         }
-        let node = ValueWalker(honorsCustomReflectable: true).node(for: subject)
+        var node = ValueWalker(honorsCustomReflectable: true).node(for: subject)
+        node.handsOutFunctions = true
         if node.style == .custom, let mirror = node.customMirror {
             self.init(mirror)
             return
@@ -217,7 +224,8 @@ public struct RuntimeMirror {
         )
     }
 
-    /// The subject's children, computed when read.
+    /// The subject's children, computed when read; a function child as the type's documentation
+    /// describes.
     public var children: Children {
         switch nodeStyle {
         case nil:
@@ -363,7 +371,8 @@ public struct RuntimeMirror {
     /// The generated mirror of one class of a class instance's hierarchy, whose levels above
     /// are generated up to the class a custom ancestor stands for.
     private init(reflecting subject: Any, level: AnyClass, ancestor: Mirror?) {
-        let node = ValueWalker().node(for: subject)
+        var node = ValueWalker().node(for: subject)
+        node.handsOutFunctions = true
         let index = node.classHierarchy.firstIndex { $0 == TypeMetadata(level) } ?? node.classHierarchy.count
         self.init(node: node, level: index, other: ancestor.map { OtherSource(ancestor: $0) })
     }

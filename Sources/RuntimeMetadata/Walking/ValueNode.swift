@@ -46,6 +46,12 @@ public struct ValueNode {
 
     let plan: ImmortalReference<WalkPlanBox>
 
+    /// Whether a function stored at its declaration's abstraction is handed out as `Mirror`
+    /// hands it out, a copy of its declared type (``RuntimeMirror``), rather than withheld:
+    /// each function that would not be called correctly in its general form is a stand-in that
+    /// stops the program when called (OpaqueValueAccess+FunctionStandIns.swift).
+    var handsOutFunctions = false
+
     init(value: Any, type: TypeMetadata, style: Style, plan: ImmortalReference<WalkPlanBox>, mirrorBox: MirrorBox?) {
         self.value = value
         self.type = type
@@ -407,6 +413,14 @@ public struct ValueNode {
     /// withheld function.
     private func payload(of enumCase: EnumCase, type payloadType: TypeMetadata) -> Any? {
         guard !enumCase.storesSubstitutedFunction else {
+            if handsOutFunctions {
+                return OpaqueValueAccess.payloadWithFunctionStandIns(
+                    inAny: value,
+                    metadata: type.reference,
+                    payloadType: payloadType.reference,
+                    isIndirect: enumCase.isIndirect
+                ) { TypeMetadata($0).isCalledAlikeAtEveryAbstraction }
+            }
             // A payload tuple holding a function: its elements, the function withheld.
             return WithheldTuple.value(of: payloadType, at: 0) { parts in
                 OpaqueValueAccess.enumPayloadParts(
@@ -426,16 +440,21 @@ public struct ValueNode {
         )
     }
 
-    /// The stand-in for a stored property or tuple element of tuple type that holds a withheld
-    /// function (``WithheldFunction``); `nil` for any other part.
+    /// The stand-in for a stored property or tuple element that holds a withheld function: with
+    /// ``handsOutFunctions``, a copy of its declared type; otherwise, for a tuple, the tuple with
+    /// each function a ``WithheldFunction``. `nil` for any other part.
     private func withheldTuple(at index: Int) -> Any? {
         let layout: OpaqueValueAccess.PartLayout? = plan.withObject { box in
             index < box.value.layouts.count ? box.value.layouts[index] : nil
         }
-        guard let layout, layout.isWithheldFunction, layout.type.rawKind == MetadataKind.tuple.rawValue else {
-            return nil
-        }
+        guard let layout, layout.isWithheldFunction else { return nil }
         let isObject = style == .class
+        if handsOutFunctions {
+            return OpaqueValueAccess.partWithFunctionStandIns(layout, of: value, isObject: isObject) {
+                TypeMetadata($0).isCalledAlikeAtEveryAbstraction
+            }
+        }
+        guard layout.type.rawKind == MetadataKind.tuple.rawValue else { return nil }
         return WithheldTuple.value(of: TypeMetadata(layout.type), at: layout.offset) { parts in
             parts.map { OpaqueValueAccess.part($0, of: value, isObject: isObject) }
         }

@@ -68,6 +68,10 @@ extension MetadataReference {
         )
     }
 
+    /// Whether this is an existential of opaque shape (`Any`, `any P`, a constrained
+    /// existential of that shape), whose values are always passed indirectly.
+    var isOpaqueExistential: Bool { unsafe ExistentialContainerLayout.shape(of: self) == .opaque }
+
     /// The flags of existential metadata and its only protocol, without building the protocol
     /// list: a first question about `any P` should not pay for an array.
     var existentialHeader: (flags: UInt32, onlyProtocol: ProtocolReference?)? {

@@ -13,6 +13,8 @@
 // - `OpaqueValueAccess+Parts.swift`: every part of a struct, tuple or class instance.
 // - `OpaqueValueAccess+Arrays.swift`: array elements from the array's own storage.
 // - `OpaqueValueAccess+Instances.swift`: values and objects made from their properties.
+// - `OpaqueValueAccess+FunctionStandIns.swift`: values holding functions at their
+//   declaration's abstraction, copied as `Mirror` hands them out.
 
 /// Value operations through metadata: a namespace of static functions, one concept per file.
 @usableFromInline
