@@ -25,30 +25,15 @@
 
 #if defined(__ELF__)
 
-#include <elf.h>
 #include <sys/mman.h>
+
+#include "ImageMapping.h"
 
 /// The zero-filled margin at each end of an arena of read images: farther than any 32-bit
 /// relative pointer reaches, plus room for the fields read at an offset from its target.
 #define CMD_GUARD_SIZE (((uintptr_t)1 << 31) + ((uintptr_t)1 << 20))
-/// The largest span of loadable segments read: relative pointers reach ±2 GiB.
-#define CMD_LARGEST_SPAN ((uint64_t)1 << 32)
-/// The largest value accepted for an address, offset or size: the x86-64 user address space.
-#define CMD_LARGEST_VALUE ((uint64_t)1 << 47)
-/// The largest area for stand-in descriptors.
-#define CMD_STAND_IN_LIMIT ((size_t)1 << 28)
 /// The most image files one process maps.
 #define CMD_MAXIMUM_FILES 1024
-
-/// The loadable segments, as mapped.
-typedef struct Segment {
-    uint64_t address;
-    uint64_t memorySize;
-    uint64_t fileOffset;
-    uint64_t fileSize;
-    /// `p_flags`: `PF_R`, `PF_W`, `PF_X`.
-    uint32_t flags;
-} Segment;
 
 /// One mapped file, kept for the life of the process.
 typedef struct CMDMappedFile {
@@ -60,6 +45,7 @@ typedef struct CMDMappedFile {
     char *path;
     uintptr_t *externalSlots;
     const char **externalNames;
+    uintptr_t *externalValues;
     size_t externalCount;
     /// The field descriptors a walk of `swift5_fieldmd` finds, in address order.
     uintptr_t *fieldDescriptors;
@@ -76,14 +62,21 @@ typedef struct CMDMappedFile {
     /// The loadable segments, at file addresses (`base` + address is mapped).
     Segment *segments;
     size_t segmentCount;
+    /// Whether the image was copied from a process (never reused), and the range its slots may
+    /// point into (`groupEnd` 0: its own mapping).
+    bool fromProcess;
+    uintptr_t groupStart, groupEnd;
 } CMDMappedFile;
 
 static CMDMappedFile mappedFiles[CMD_MAXIMUM_FILES];
 /// The number of published entries: entries below it are complete and never change.
 static _Atomic size_t mappedFileCount;
 static pthread_mutex_t mappedFileLock = PTHREAD_MUTEX_INITIALIZER;
-/// Serializes the reading of files: each takes the next place in the arena.
+/// Serializes the reading of images: each takes the next place in the arena.
 static pthread_mutex_t readLock = PTHREAD_MUTEX_INITIALIZER;
+
+void cmdmap_lock(void) { pthread_mutex_lock(&readLock); }
+void cmdmap_unlock(void) { pthread_mutex_unlock(&readLock); }
 
 /// Read images are placed one after another in an arena of zero-filled, read-only pages whose
 /// first and last `CMD_GUARD_SIZE` bytes hold no image: every relative pointer of an image
@@ -106,15 +99,18 @@ static uintptr_t arenaPlace(size_t length) {
     return arenaNext;
 }
 
+bool cmdmap_arenaReserve(size_t length) {
+    if (arenaNext != 0 && length <= arenaEnd - arenaNext) return true;
+    arenaNext = 0;
+    return arenaPlace(length) != 0;
+}
+
 /// Returns a failed image's place to zero-filled, read-only pages.
 static void arenaClear(uintptr_t start, size_t length) {
     mmap((void *)start, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
 }
 
-static bool fail(CMDImageFile *result, CMDImageFileStatus status, uint64_t offset, const char *format, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static bool fail(CMDImageFile *result, CMDImageFileStatus status, uint64_t offset, const char *format, ...) {
+bool cmdmap_fail(CMDImageFile *result, CMDImageFileStatus status, uint64_t offset, const char *format, ...) {
     result->status = status;
     result->offset = offset;
     va_list arguments;
@@ -128,14 +124,14 @@ static bool fail(CMDImageFile *result, CMDImageFileStatus status, uint64_t offse
 static bool readAt(int descriptor, uint64_t fileSize, uint64_t offset, void *buffer, size_t length,
                    const char *what, CMDImageFile *result) {
     if (offset > fileSize || length > fileSize - offset) {
-        return fail(result, CMDImageFileStatusTruncated, offset, "truncated: %s at offset 0x%llx ends past the file's end",
+        return cmdmap_fail(result, CMDImageFileStatusTruncated, offset, "truncated: %s at offset 0x%llx ends past the file's end",
                     what, (unsigned long long)offset);
     }
     size_t done = 0;
     while (done < length) {
         ssize_t got = pread(descriptor, (char *)buffer + done, length - done, (off_t)(offset + done));
         if (got <= 0) {
-            return fail(result, CMDImageFileStatusUnreadable, offset + done, "%s cannot be read: %s", what,
+            return cmdmap_fail(result, CMDImageFileStatusUnreadable, offset + done, "%s cannot be read: %s", what,
                         got == 0 ? "unexpected end of file" : strerror(errno));
         }
         done += (size_t)got;
@@ -143,8 +139,7 @@ static bool readAt(int descriptor, uint64_t fileSize, uint64_t offset, void *buf
     return true;
 }
 
-/// Whether `[address, address + length)` lies in a loadable segment's memory.
-static bool inSegments(const Segment *segments, size_t count, uint64_t address, uint64_t length) {
+bool cmdmap_inSegments(const Segment *segments, size_t count, uint64_t address, uint64_t length) {
     for (size_t index = 0; index < count; index++) {
         const Segment *segment = &segments[index];
         if (address >= segment->address && length <= segment->memorySize &&
@@ -155,18 +150,7 @@ static bool inSegments(const Segment *segments, size_t count, uint64_t address, 
     return false;
 }
 
-/// The relocation kinds applied, by machine.
-typedef struct RelocationKinds {
-    uint32_t relative, globalData, absolute64;
-} RelocationKinds;
-
-typedef struct Externals {
-    uintptr_t *slots;
-    const char **names;
-    size_t count, capacity;
-} Externals;
-
-static bool addExternal(Externals *externals, uintptr_t slot, const char *name) {
+static bool addExternal(Externals *externals, uintptr_t slot, const char *name, uintptr_t value) {
     if (externals->count == externals->capacity) {
         size_t capacity = externals->capacity ? externals->capacity * 2 : 64;
         uintptr_t *slots = realloc(externals->slots, capacity * sizeof(uintptr_t));
@@ -175,12 +159,22 @@ static bool addExternal(Externals *externals, uintptr_t slot, const char *name) 
         const char **names = realloc(externals->names, capacity * sizeof(char *));
         if (!names) return false;
         externals->names = names;
+        uintptr_t *values = realloc(externals->values, capacity * sizeof(uintptr_t));
+        if (!values) return false;
+        externals->values = values;
         externals->capacity = capacity;
     }
     externals->slots[externals->count] = slot;
     externals->names[externals->count] = name;
+    externals->values[externals->count] = value;
     externals->count++;
     return true;
+}
+
+static void freeExternals(Externals *externals) {
+    free(externals->slots);
+    free(externals->names);
+    free(externals->values);
 }
 
 /// The symbol table and string table of `PT_DYNAMIC`, mapped.
@@ -191,23 +185,25 @@ typedef struct Symbols {
     size_t stringsSize;
 } Symbols;
 
-/// Applies one `Elf64_Rela`.
+/// Applies one `Elf64_Rela`. `fromProcess`: the slot holds what the process's loader wrote.
 static bool applyRelocation(const Elf64_Rela *relocation, uintptr_t bias, const Segment *segments, size_t count,
-                            const RelocationKinds *kinds, const Symbols *symbols, Externals *externals) {
+                            const RelocationKinds *kinds, const Symbols *symbols, Externals *externals,
+                            bool fromProcess) {
     uint32_t type = (uint32_t)ELF64_R_TYPE(relocation->r_info);
     uint32_t symbolIndex = (uint32_t)ELF64_R_SYM(relocation->r_info);
     if (type != kinds->relative && type != kinds->globalData && type != kinds->absolute64) return true;
-    if (!inSegments(segments, count, relocation->r_offset, 8)) return true;  // Not a slot of the image.
+    if (!cmdmap_inSegments(segments, count, relocation->r_offset, 8)) return true;  // Not a slot of the image.
     uintptr_t *slot = (uintptr_t *)(bias + relocation->r_offset);
     if (type == kinds->relative) {
         *slot = bias + (uintptr_t)relocation->r_addend;
         return true;
     }
+    uintptr_t resolved = fromProcess ? *slot : 0;
     *slot = 0;
     if (symbolIndex == 0 || symbolIndex >= symbols->count) return true;
     const Elf64_Sym *symbol = &symbols->table[symbolIndex];
     if (symbol->st_shndx != SHN_UNDEF) {
-        if (symbol->st_value <= CMD_LARGEST_VALUE && inSegments(segments, count, symbol->st_value, 0)) {
+        if (symbol->st_value <= CMD_LARGEST_VALUE && cmdmap_inSegments(segments, count, symbol->st_value, 0)) {
             *slot = bias + (uintptr_t)symbol->st_value + (uintptr_t)relocation->r_addend;
         }
         return true;
@@ -215,7 +211,7 @@ static bool applyRelocation(const Elf64_Rela *relocation, uintptr_t bias, const 
     if (symbol->st_name >= symbols->stringsSize) return true;
     const char *name = symbols->strings + symbol->st_name;
     if (!memchr(name, 0, symbols->stringsSize - symbol->st_name)) return true;
-    return addExternal(externals, (uintptr_t)slot, name);
+    return addExternal(externals, (uintptr_t)slot, name, resolved);
 }
 
 /// The field descriptors of a mapped `swift5_fieldmd`, found by the one walk of the section
@@ -236,9 +232,8 @@ static uintptr_t *walkFieldDescriptors(CMDSectionRange section, size_t *count) {
 
 /// Publishes a mapping in the registry.
 static int32_t registerMapping(const char *path, uintptr_t start, uintptr_t imageEnd, uintptr_t end,
-                               uintptr_t base, Externals *externals, const struct stat *status,
-                               const CMDImageFile *image, const Segment *layoutSegments, size_t segmentCount,
-                               struct timespec readStarted) {
+                               uintptr_t base, Externals *externals, const MappingOrigin *origin,
+                               const CMDImageFile *image, const Segment *layoutSegments, size_t segmentCount) {
     CMDSectionRange fieldMetadata = image->sections[CMDImageFileSectionFieldMetadata];
     pthread_mutex_lock(&mappedFileLock);
     size_t index = atomic_load_explicit(&mappedFileCount, memory_order_relaxed);
@@ -249,10 +244,12 @@ static int32_t registerMapping(const char *path, uintptr_t start, uintptr_t imag
         memcpy(segments, layoutSegments, segmentCount * sizeof(Segment));
         size_t fieldDescriptorCount = 0;
         uintptr_t *fieldDescriptors = walkFieldDescriptors(fieldMetadata, &fieldDescriptorCount);
+        const struct stat *status = &origin->status;
         mappedFiles[index] = (CMDMappedFile){start, imageEnd, end, base, copy, externals->slots, externals->names,
-                                             externals->count, fieldDescriptors, fieldDescriptorCount,
-                                             status->st_dev, status->st_ino, status->st_size, status->st_mtim,
-                                             status->st_ctim, readStarted, *image, segments, segmentCount};
+                                             externals->values, externals->count, fieldDescriptors,
+                                             fieldDescriptorCount, status->st_dev, status->st_ino, status->st_size,
+                                             status->st_mtim, status->st_ctim, origin->readStarted, *image, segments,
+                                             segmentCount, origin->fromProcess, origin->groupStart, origin->groupEnd};
         mappedFiles[index].image.handle = (int32_t)index;
         atomic_store_explicit(&mappedFileCount, index + 1, memory_order_release);
         handle = (int32_t)index;
@@ -270,64 +267,53 @@ static const char *const sectionNames[CMDImageFileSectionCount] = {
     "swift5_type_metadata_2", "swift5_typeref", "swift5_reflstr",
 };
 
-/// What the headers of an ELF file say, parsed once: the loadable segments, the dynamic
-/// segment, `.got` and the Swift sections. Tables sized by the file's header counts live on
-/// the heap, never on the stack.
-typedef struct ELFLayout {
-    Elf64_Ehdr header;
-    RelocationKinds kinds;
-    Segment *segments;
-    size_t segmentCount;
-    /// The page-aligned lowest address and the end of the highest loadable segment.
-    uint64_t low, high;
-    uint64_t dynamicAddress, dynamicSize;
-    uint64_t gotAddress, gotSize;
-    uint64_t sectionAddresses[CMDImageFileSectionCount], sectionSizes[CMDImageFileSectionCount];
-    /// A fixed-address executable (`ET_EXEC`) or one with a program interpreter (`PT_INTERP`),
-    /// as every position-independent executable has.
-    bool isExecutable;
-} ELFLayout;
+bool cmdmap_relocationKinds(uint16_t machine, RelocationKinds *kinds) {
+    if (machine == EM_X86_64) {
+        *kinds = (RelocationKinds){R_X86_64_RELATIVE, R_X86_64_GLOB_DAT, R_X86_64_64};
+    } else if (machine == EM_AARCH64) {
+        *kinds = (RelocationKinds){R_AARCH64_RELATIVE, R_AARCH64_GLOB_DAT, R_AARCH64_ABS64};
+    } else {
+        return false;
+    }
+    return true;
+}
 
 /// Parses the ELF header, the program headers and the section headers, checking each against
 /// the file's size; on success `layout->segments` must be freed.
-static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CMDImageFile *result) {
+bool cmdmap_parseFile(int descriptor, uint64_t fileSize, ELFLayout *layout, CMDImageFile *result) {
     memset(layout, 0, sizeof(*layout));
     Elf64_Ehdr header;
-    if (fileSize < 4) return fail(result, CMDImageFileStatusNotELF, 0, "not an ELF file: it is %llu bytes", (unsigned long long)fileSize);
+    if (fileSize < 4) return cmdmap_fail(result, CMDImageFileStatusNotELF, 0, "not an ELF file: it is %llu bytes", (unsigned long long)fileSize);
     if (!readAt(descriptor, fileSize, 0, &header, 4, "the ELF identification", result)) return false;
     if (memcmp(header.e_ident, ELFMAG, SELFMAG) != 0) {
-        return fail(result, CMDImageFileStatusNotELF, 0, "not an ELF file: no ELF magic number");
+        return cmdmap_fail(result, CMDImageFileStatusNotELF, 0, "not an ELF file: no ELF magic number");
     }
     if (!readAt(descriptor, fileSize, 0, &header, sizeof(header), "the ELF header", result)) return false;
     if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_ident[EI_DATA] != ELFDATA2LSB) {
-        return fail(result, CMDImageFileStatusUnsupported, 4, "not a 64-bit little-endian ELF file");
+        return cmdmap_fail(result, CMDImageFileStatusUnsupported, 4, "not a 64-bit little-endian ELF file");
     }
-    if (header.e_machine == EM_X86_64) {
-        layout->kinds = (RelocationKinds){R_X86_64_RELATIVE, R_X86_64_GLOB_DAT, R_X86_64_64};
-    } else if (header.e_machine == EM_AARCH64) {
-        layout->kinds = (RelocationKinds){R_AARCH64_RELATIVE, R_AARCH64_GLOB_DAT, R_AARCH64_ABS64};
-    } else {
-        return fail(result, CMDImageFileStatusUnsupported, 0x12, "machine %u is not x86-64 or AArch64",
+    if (!cmdmap_relocationKinds(header.e_machine, &layout->kinds)) {
+        return cmdmap_fail(result, CMDImageFileStatusUnsupported, 0x12, "machine %u is not x86-64 or AArch64",
                     header.e_machine);
     }
     if (header.e_type != ET_EXEC && header.e_type != ET_DYN) {
-        return fail(result, CMDImageFileStatusUnsupported, 0x10,
+        return cmdmap_fail(result, CMDImageFileStatusUnsupported, 0x10,
                     "ELF type %u is neither an executable nor a shared object", header.e_type);
     }
     if (header.e_phoff > CMD_LARGEST_VALUE) {
-        return fail(result, CMDImageFileStatusMalformed, 0x20, "malformed ELF header: e_phoff is 0x%llx, beyond any image",
+        return cmdmap_fail(result, CMDImageFileStatusMalformed, 0x20, "malformed ELF header: e_phoff is 0x%llx, beyond any image",
                     (unsigned long long)header.e_phoff);
     }
     if (header.e_shoff > CMD_LARGEST_VALUE) {
-        return fail(result, CMDImageFileStatusMalformed, 0x28, "malformed ELF header: e_shoff is 0x%llx, beyond any image",
+        return cmdmap_fail(result, CMDImageFileStatusMalformed, 0x28, "malformed ELF header: e_shoff is 0x%llx, beyond any image",
                     (unsigned long long)header.e_shoff);
     }
     if (header.e_phentsize != sizeof(Elf64_Phdr) || header.e_phnum == 0) {
-        return fail(result, CMDImageFileStatusMalformed, 0x20, "e_phoff, e_phentsize or e_phnum is invalid");
+        return cmdmap_fail(result, CMDImageFileStatusMalformed, 0x20, "e_phoff, e_phentsize or e_phnum is invalid");
     }
     if (header.e_shentsize != sizeof(Elf64_Shdr) || header.e_shnum == 0 || header.e_shoff > CMD_LARGEST_VALUE ||
         header.e_shstrndx >= header.e_shnum) {
-        return fail(result, CMDImageFileStatusMalformed, 0x28,
+        return cmdmap_fail(result, CMDImageFileStatusMalformed, 0x28,
                     "the section headers are missing or invalid (e_shoff, e_shentsize, e_shnum, e_shstrndx)");
     }
     layout->header = header;
@@ -341,7 +327,7 @@ static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CM
     if (!programs || !segments) {
         free(programs);
         free(segments);
-        return fail(result, CMDImageFileStatusMapFailed, 0, "out of memory");
+        return cmdmap_fail(result, CMDImageFileStatusMapFailed, 0, "out of memory");
     }
     if (!readAt(descriptor, fileSize, header.e_phoff, programs, programsSize, "the program headers", result)) {
         free(programs);
@@ -363,10 +349,10 @@ static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CM
         if (program->p_type != PT_LOAD) continue;
         if (program->p_vaddr > CMD_LARGEST_VALUE || program->p_memsz > CMD_LARGEST_VALUE ||
             program->p_offset > CMD_LARGEST_VALUE || program->p_filesz > program->p_memsz) {
-            valid = fail(result, CMDImageFileStatusMalformed, at,
+            valid = cmdmap_fail(result, CMDImageFileStatusMalformed, at,
                          "program header %zu: p_vaddr, p_offset, p_filesz or p_memsz is invalid", index);
         } else if (program->p_offset + program->p_filesz > fileSize) {
-            valid = fail(result, CMDImageFileStatusTruncated, program->p_offset + program->p_filesz,
+            valid = cmdmap_fail(result, CMDImageFileStatusTruncated, program->p_offset + program->p_filesz,
                          "truncated: loadable segment %zu ends at offset 0x%llx, past the file's end", index,
                          (unsigned long long)(program->p_offset + program->p_filesz));
         } else {
@@ -388,18 +374,18 @@ static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CM
     }
     if (segmentCount == 0) {
         free(segments);
-        return fail(result, CMDImageFileStatusMalformed, 0x20, "the file has no loadable segment");
+        return cmdmap_fail(result, CMDImageFileStatusMalformed, 0x20, "the file has no loadable segment");
     }
     if (high - low > CMD_LARGEST_SPAN) {
         free(segments);
-        return fail(result, CMDImageFileStatusMalformed, 0x20, "the loadable segments span more than 4 GiB");
+        return cmdmap_fail(result, CMDImageFileStatusMalformed, 0x20, "the loadable segments span more than 4 GiB");
     }
 
     // Section headers: the Swift sections, and `.got`.
     Elf64_Shdr *sections = malloc((size_t)header.e_shnum * sizeof(Elf64_Shdr));
     if (!sections) {
         free(segments);
-        return fail(result, CMDImageFileStatusMapFailed, 0, "out of memory");
+        return cmdmap_fail(result, CMDImageFileStatusMapFailed, 0, "out of memory");
     }
     if (!readAt(descriptor, fileSize, header.e_shoff, sections, (size_t)header.e_shnum * sizeof(Elf64_Shdr),
                 "the section headers", result)) {
@@ -411,7 +397,7 @@ static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CM
     if (names->sh_size > (1 << 24) || names->sh_offset > fileSize) {
         free(sections);
         free(segments);
-        return fail(result, CMDImageFileStatusMalformed, header.e_shoff + header.e_shstrndx * sizeof(Elf64_Shdr),
+        return cmdmap_fail(result, CMDImageFileStatusMalformed, header.e_shoff + header.e_shstrndx * sizeof(Elf64_Shdr),
                     "the section name table's header is invalid");
     }
     char *nameTable = malloc(names->sh_size + 1);
@@ -420,7 +406,7 @@ static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CM
         free(nameTable);
         free(sections);
         free(segments);
-        return nameTable ? false : fail(result, CMDImageFileStatusMapFailed, 0, "out of memory");
+        return nameTable ? false : cmdmap_fail(result, CMDImageFileStatusMapFailed, 0, "out of memory");
     }
     nameTable[names->sh_size] = 0;
     bool anySwift = false;
@@ -429,15 +415,15 @@ static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CM
         if (section->sh_name >= names->sh_size) continue;
         const char *name = nameTable + section->sh_name;
         uint64_t at = header.e_shoff + index * sizeof(Elf64_Shdr);
-        if (strcmp(name, ".got") == 0 && inSegments(segments, segmentCount, section->sh_addr, section->sh_size)) {
+        if (strcmp(name, ".got") == 0 && cmdmap_inSegments(segments, segmentCount, section->sh_addr, section->sh_size)) {
             layout->gotAddress = section->sh_addr;
             layout->gotSize = section->sh_size;
         }
         for (size_t kind = 0; kind < CMDImageFileSectionCount; kind++) {
             if (strcmp(name, sectionNames[kind]) != 0) continue;
             if (section->sh_addr > CMD_LARGEST_VALUE || section->sh_size > CMD_LARGEST_VALUE ||
-                !inSegments(segments, segmentCount, section->sh_addr, section->sh_size)) {
-                valid = fail(result, CMDImageFileStatusMalformed, at,
+                !cmdmap_inSegments(segments, segmentCount, section->sh_addr, section->sh_size)) {
+                valid = cmdmap_fail(result, CMDImageFileStatusMalformed, at,
                              "section %s (header %zu) lies outside the loadable segments", name, index);
                 break;
             }
@@ -449,17 +435,39 @@ static bool parseLayout(int descriptor, uint64_t fileSize, ELFLayout *layout, CM
     }
     free(nameTable);
     free(sections);
-    if (valid && !anySwift) valid = fail(result, CMDImageFileStatusNotSwift, 0, "the file has no swift5_ sections");
+    if (valid && !anySwift) valid = cmdmap_fail(result, CMDImageFileStatusNotSwift, 0, "the file has no swift5_ sections");
     if (!valid) free(segments);
     return valid;
 }
 
-/// Copies the loadable segments of a parsed file into the arena, applies its relocations and
+/// What a file's segments are copied from.
+typedef struct FileSource {
+    int descriptor;
+    uint64_t fileSize;
+} FileSource;
+
+/// Copies a segment's bytes from its file: the file's part (the rest stays zero, as `.bss`).
+static bool copyFromFile(void *context, const Segment *segment, void *destination, CMDImageFile *result) {
+    const FileSource *source = context;
+    if (segment->fileSize == 0) return true;
+    return readAt(source->descriptor, source->fileSize, segment->fileOffset, destination, (size_t)segment->fileSize,
+                  "a loadable segment", result);
+}
+
+/// A dynamic entry's address as a file address: a process's loader may have rebased it in place.
+static uint64_t fileAddress(uint64_t value, uintptr_t remoteBias, const ELFLayout *layout) {
+    if (remoteBias != 0 && value >= remoteBias + layout->low && value < remoteBias + layout->high) {
+        return value - remoteBias;
+    }
+    return value;
+}
+
+/// Copies the loadable segments of a parsed image into the arena, applies its relocations and
 /// registers the mapping. The segments are copied, not mapped from the file: a file truncated
 /// or rewritten while an image holds it cannot fault a later read (a private file mapping
 /// raises SIGBUS on a page past the file's new end), and nothing of the copy is executable.
-static bool mapLayout(int descriptor, uint64_t fileSize, const char *path, const ELFLayout *layout,
-                      const struct stat *status, struct timespec readStarted, CMDImageFile *result) {
+bool cmdmap_mapLayout(const char *path, const ELFLayout *layout, SegmentCopier copy, void *context,
+                      uintptr_t remoteBias, const MappingOrigin *origin, CMDImageFile *result) {
     const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     // The reservation: guard, segments, stand-in area, guard. The stand-in area's writable
     // part is sized once the externals are counted.
@@ -467,35 +475,35 @@ static bool mapLayout(int descriptor, uint64_t fileSize, const char *path, const
     size_t total = (size_t)(span + CMD_STAND_IN_LIMIT);
     uintptr_t reservation = arenaPlace(total);
     if (reservation == 0) {
-        return fail(result, CMDImageFileStatusMapFailed, 0, "cannot reserve address space: %s", strerror(errno));
+        return cmdmap_fail(result, CMDImageFileStatusMapFailed, 0, "cannot reserve address space: %s", strerror(errno));
     }
     uintptr_t start = reservation;
     uintptr_t bias = start - (uintptr_t)layout->low;
     if (mprotect((void *)start, (size_t)span, PROT_READ | PROT_WRITE) != 0) {
         arenaClear(reservation, total);
-        return fail(result, CMDImageFileStatusMapFailed, 0, "cannot map the segments: %s", strerror(errno));
+        return cmdmap_fail(result, CMDImageFileStatusMapFailed, 0, "cannot map the segments: %s", strerror(errno));
     }
     for (size_t index = 0; index < layout->segmentCount; index++) {
         const Segment *segment = &layout->segments[index];
-        if (segment->fileSize == 0) continue;
-        if (!readAt(descriptor, fileSize, segment->fileOffset, (void *)(bias + segment->address),
-                    (size_t)segment->fileSize, "a loadable segment", result)) {
+        if (!copy(context, segment, (void *)(bias + segment->address), result)) {
             arenaClear(reservation, total);
             return false;
         }
     }
+    // A process's slots hold its own addresses: `delta` moves one of its image to the copy.
+    uintptr_t delta = bias - remoteBias;
 
     // Relocations, from the dynamic segment as the loader reads them.
     Externals externals = {0};
     Symbols symbols = {0};
     if (layout->dynamicAddress != 0 && layout->dynamicSize >= sizeof(Elf64_Dyn) &&
-        inSegments(layout->segments, layout->segmentCount, layout->dynamicAddress, layout->dynamicSize)) {
+        cmdmap_inSegments(layout->segments, layout->segmentCount, layout->dynamicAddress, layout->dynamicSize)) {
         const Elf64_Dyn *dynamic = (const Elf64_Dyn *)(bias + layout->dynamicAddress);
         size_t entries = (size_t)(layout->dynamicSize / sizeof(Elf64_Dyn));
         uint64_t rela = 0, relaSize = 0, relr = 0, relrSize = 0;
         uint64_t symbolTable = 0, stringTable = 0, stringSize = 0;
         for (size_t index = 0; index < entries && dynamic[index].d_tag != DT_NULL; index++) {
-            uint64_t value = dynamic[index].d_un.d_val;
+            uint64_t value = fileAddress(dynamic[index].d_un.d_val, remoteBias, layout);
             switch (dynamic[index].d_tag) {
             case DT_RELA: rela = value; break;
             case DT_RELASZ: relaSize = value; break;
@@ -509,8 +517,8 @@ static bool mapLayout(int descriptor, uint64_t fileSize, const char *path, const
             default: break;
             }
         }
-        if (symbolTable && stringTable && inSegments(layout->segments, layout->segmentCount, stringTable, stringSize) &&
-            inSegments(layout->segments, layout->segmentCount, symbolTable, sizeof(Elf64_Sym))) {
+        if (symbolTable && stringTable && cmdmap_inSegments(layout->segments, layout->segmentCount, stringTable, stringSize) &&
+            cmdmap_inSegments(layout->segments, layout->segmentCount, symbolTable, sizeof(Elf64_Sym))) {
             symbols.table = (const Elf64_Sym *)(bias + symbolTable);
             symbols.strings = (const char *)(bias + stringTable);
             symbols.stringsSize = (size_t)stringSize;
@@ -523,15 +531,16 @@ static bool mapLayout(int descriptor, uint64_t fileSize, const char *path, const
                 }
             }
         }
-        if (rela && relaSize && inSegments(layout->segments, layout->segmentCount, rela, relaSize)) {
+        if (rela && relaSize && cmdmap_inSegments(layout->segments, layout->segmentCount, rela, relaSize)) {
             const Elf64_Rela *relocations = (const Elf64_Rela *)(bias + rela);
             for (size_t index = 0; index < relaSize / sizeof(Elf64_Rela); index++) {
-                if (!applyRelocation(&relocations[index], bias, layout->segments, layout->segmentCount, &layout->kinds, &symbols, &externals)) {
+                if (!applyRelocation(&relocations[index], bias, layout->segments, layout->segmentCount, &layout->kinds,
+                                     &symbols, &externals, origin->fromProcess)) {
                     break;
                 }
             }
         }
-        if (relr && relrSize && inSegments(layout->segments, layout->segmentCount, relr, relrSize)) {
+        if (relr && relrSize && cmdmap_inSegments(layout->segments, layout->segmentCount, relr, relrSize)) {
             // DT_RELR: an even entry is an address to relocate; an odd one a bitmap of the 63
             // words after the last address (generic ABI, "Relative relocation table").
             const uint64_t *entries = (const uint64_t *)(bias + relr);
@@ -540,13 +549,13 @@ static bool mapLayout(int descriptor, uint64_t fileSize, const char *path, const
                 uint64_t entry = entries[index];
                 if ((entry & 1) == 0) {
                     where = entry;
-                    if (inSegments(layout->segments, layout->segmentCount, where, 8)) *(uintptr_t *)(bias + where) += bias;
+                    if (cmdmap_inSegments(layout->segments, layout->segmentCount, where, 8)) *(uintptr_t *)(bias + where) += delta;
                     where += 8;
                 } else {
                     for (uint64_t bit = 1; bit < 64; bit++) {
                         uint64_t at = where + (bit - 1) * 8;
-                        if ((entry >> bit) & 1 && inSegments(layout->segments, layout->segmentCount, at, 8)) {
-                            *(uintptr_t *)(bias + at) += bias;
+                        if ((entry >> bit) & 1 && cmdmap_inSegments(layout->segments, layout->segmentCount, at, 8)) {
+                            *(uintptr_t *)(bias + at) += delta;
                         }
                     }
                     where += 63 * 8;
@@ -558,7 +567,7 @@ static bool mapLayout(int descriptor, uint64_t fileSize, const char *path, const
         // A fixed-address executable's GOT holds link-time addresses without relocations.
         uintptr_t *words = (uintptr_t *)(bias + layout->gotAddress);
         for (size_t index = 0; index < layout->gotSize / 8; index++) {
-            if (words[index] >= layout->low && words[index] < layout->high) words[index] += bias;
+            if (words[index] >= layout->low && words[index] < layout->high) words[index] += delta;
         }
     }
     for (size_t kind = 0; kind < CMDImageFileSectionCount; kind++) {
@@ -571,10 +580,9 @@ static bool mapLayout(int descriptor, uint64_t fileSize, const char *path, const
     if (standInCapacity > CMD_STAND_IN_LIMIT) standInCapacity = CMD_STAND_IN_LIMIT;
     standInCapacity = (standInCapacity + page - 1) & ~(page - 1);
     if (mprotect((void *)(start + span), standInCapacity, PROT_READ | PROT_WRITE) != 0) {
-        free(externals.slots);
-        free(externals.names);
+        freeExternals(&externals);
         arenaClear(reservation, total);
-        return fail(result, CMDImageFileStatusMapFailed, 0, "cannot map the stand-in area: %s", strerror(errno));
+        return cmdmap_fail(result, CMDImageFileStatusMapFailed, 0, "cannot map the stand-in area: %s", strerror(errno));
     }
     uintptr_t end = start + (uintptr_t)span + standInCapacity;
     result->status = CMDImageFileStatusMapped;
@@ -585,14 +593,13 @@ static bool mapLayout(int descriptor, uint64_t fileSize, const char *path, const
     result->standInCapacity = standInCapacity;
     result->externalCount = externals.count;
     result->isExecutable = layout->isExecutable;
-    int32_t handle = registerMapping(path, start, start + (uintptr_t)span, end, bias, &externals, status, result,
-                                     layout->segments, layout->segmentCount, readStarted);
+    int32_t handle = registerMapping(path, start, start + (uintptr_t)span, end, bias, &externals, origin, result,
+                                     layout->segments, layout->segmentCount);
     if (handle < 0) {
-        free(externals.slots);
-        free(externals.names);
+        freeExternals(&externals);
         arenaClear(reservation, total);
         memset(result->sections, 0, sizeof(result->sections));
-        return fail(result, CMDImageFileStatusMapFailed, 0, "more than %d image files are read", CMD_MAXIMUM_FILES);
+        return cmdmap_fail(result, CMDImageFileStatusMapFailed, 0, "more than %d image files are read", CMD_MAXIMUM_FILES);
     }
     arenaNext = end;
     result->handle = handle;
@@ -612,6 +619,7 @@ static const CMDMappedFile *_Nullable unchangedMapping(const struct stat *status
     size_t count = atomic_load_explicit(&mappedFileCount, memory_order_acquire);
     for (size_t index = 0; index < count; index++) {
         const CMDMappedFile *file = &mappedFiles[index];
+        if (file->fromProcess) continue;
         if (file->device == status->st_dev && file->inode == status->st_ino && file->size == status->st_size &&
             file->modified.tv_sec == status->st_mtim.tv_sec && file->modified.tv_nsec == status->st_mtim.tv_nsec &&
             file->changed.tv_sec == status->st_ctim.tv_sec && file->changed.tv_nsec == status->st_ctim.tv_nsec &&
@@ -627,12 +635,12 @@ bool cmd_readImageFile(const char *path, CMDImageFile *result) {
     result->handle = -1;
     int descriptor = open(path, O_RDONLY | O_CLOEXEC);
     if (descriptor < 0) {
-        return fail(result, CMDImageFileStatusUnreadable, 0, "cannot open the file: %s", strerror(errno));
+        return cmdmap_fail(result, CMDImageFileStatusUnreadable, 0, "cannot open the file: %s", strerror(errno));
     }
     struct stat status;
     if (fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode)) {
         close(descriptor);
-        return fail(result, CMDImageFileStatusUnreadable, 0, "not a regular file");
+        return cmdmap_fail(result, CMDImageFileStatusUnreadable, 0, "not a regular file");
     }
     struct timespec readStarted;
     clock_gettime(CLOCK_REALTIME, &readStarted);
@@ -645,9 +653,11 @@ bool cmd_readImageFile(const char *path, CMDImageFile *result) {
         mapped = true;
     } else {
         ELFLayout layout;
-        mapped = parseLayout(descriptor, (uint64_t)status.st_size, &layout, result);
+        mapped = cmdmap_parseFile(descriptor, (uint64_t)status.st_size, &layout, result);
         if (mapped) {
-            mapped = mapLayout(descriptor, (uint64_t)status.st_size, path, &layout, &status, readStarted, result);
+            FileSource source = {descriptor, (uint64_t)status.st_size};
+            MappingOrigin origin = {.status = status, .readStarted = readStarted};
+            mapped = cmdmap_mapLayout(path, &layout, copyFromFile, &source, 0, &origin, result);
             free(layout.segments);
         }
     }
@@ -664,7 +674,8 @@ static const CMDMappedFile *_Nullable mappedFile(int32_t handle) {
 
 bool cmd_imageFileExternal(int32_t handle, size_t index, uintptr_t *slot, const char **name) {
     const CMDMappedFile *file = mappedFile(handle);
-    if (!file || index >= file->externalCount) return false;
+    // A slot pointed at another image read from the same process has no name left.
+    if (!file || index >= file->externalCount || !file->externalNames[index]) return false;
     *slot = file->externalSlots[index];
     *name = file->externalNames[index];
     return true;
@@ -692,9 +703,33 @@ static const CMDMappedFile *_Nullable fileContaining(uintptr_t address, bool sta
 bool cmd_readImageContaining(const void *address, uintptr_t *start, uintptr_t *end) {
     const CMDMappedFile *file = fileContaining((uintptr_t)address, true);
     if (!file) return false;
-    *start = file->start;
-    *end = file->end;
+    // An image read from a process may point into another image read from it.
+    *start = file->groupEnd ? file->groupStart : file->start;
+    *end = file->groupEnd ? file->groupEnd : file->end;
     return true;
+}
+
+void cmdmap_setGroup(const int32_t *handles, size_t count, uintptr_t start, uintptr_t end) {
+    pthread_mutex_lock(&mappedFileLock);
+    for (size_t index = 0; index < count; index++) {
+        if (handles[index] < 0 || (size_t)handles[index] >= CMD_MAXIMUM_FILES) continue;
+        mappedFiles[handles[index]].groupStart = start;
+        mappedFiles[handles[index]].groupEnd = end;
+    }
+    pthread_mutex_unlock(&mappedFileLock);
+}
+
+void cmdmap_resolveExternal(int32_t handle, size_t index, uintptr_t value) {
+    const CMDMappedFile *file = mappedFile(handle);
+    if (!file || index >= file->externalCount) return;
+    *(uintptr_t *)file->externalSlots[index] = value;
+    file->externalNames[index] = NULL;
+}
+
+uintptr_t cmdmap_externalValue(int32_t handle, size_t index) {
+    const CMDMappedFile *file = mappedFile(handle);
+    if (!file || index >= file->externalCount || !file->externalValues) return 0;
+    return file->externalValues[index];
 }
 
 bool cmd_isReadableFieldDescriptor(const void *address) {
@@ -755,7 +790,7 @@ bool cmd_imageFileSection(const char *path, CMDImageFileSection kind, uint64_t *
     ELFLayout layout;
     bool found = false;
     if (fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode) &&
-        parseLayout(descriptor, (uint64_t)status.st_size, &layout, &scratch)) {
+        cmdmap_parseFile(descriptor, (uint64_t)status.st_size, &layout, &scratch)) {
         *address = layout.sectionAddresses[kind];
         *size = layout.sectionSizes[kind];
         found = *size > 0;

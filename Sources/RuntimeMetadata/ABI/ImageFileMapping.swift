@@ -37,8 +37,15 @@ extension ImageSections {
         try unsafe readLock.withLock { _ throws(ImageFileReadFailure) in try unsafe readLocked(path: path) }
     }
 
-    /// Serializes ``read(path:)``: a cold path, taken once per file.
+    /// Serializes ``read(path:)`` and the reads of processes: a cold path, taken once per file.
     private static let readLock = Mutex(())
+
+    /// Calls `body` holding the lock that serializes reads of images, stand-ins included.
+    static func withReadLock<Result: Sendable, Failure: Error>(
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try unsafe readLock.withLock { _ throws(Failure) in try body() }
+    }
 
     private static func readLocked(path: String) throws(ImageFileReadFailure) -> ImageSections {
         var file = CMDImageFile()
@@ -58,6 +65,16 @@ extension ImageSections {
             }
             throw ImageFileReadFailure(kind: kind, offset: file.offset, message: message)
         }
+        return try unsafe sections(of: file)
+    }
+
+    /// The sections of an image read into the arena, from a file or a process: the stand-ins
+    /// written for the symbols it names but does not define, and every record checked before
+    /// anything reads one, the verdict the inspector gives before it loads a library.
+    /// - Parameter file: The mapping.
+    /// - Returns: Its sections.
+    /// - Throws: ``ImageFileReadFailure`` for a bad record.
+    static func sections(of file: CMDImageFile) throws(ImageFileReadFailure) -> ImageSections {
         if !file.reused { unsafe makeStandIns(file) }
         let sections = unsafe withUnsafeBytes(of: file.sections) {
             unsafe Array($0.bindMemory(to: CMDSectionRange.self))
@@ -66,8 +83,6 @@ extension ImageSections {
             let raw = sections[Int(section.rawValue)]
             return unsafe UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: raw.start), count: raw.length)
         }
-        // Every record is checked before anything reads one: the verdict the inspector gives
-        // before it loads a library.
         let checked: [(String, CMDImageFileSection)] = [
             ("swift5_protocol_conformances", CMDImageFileSectionProtocolConformances),
             ("swift5_type_metadata", CMDImageFileSectionTypeMetadata),
