@@ -11,6 +11,7 @@
 #include "CMDMetadataSections.h"
 #include "CMDImageFile.h"
 #include "CMDImageProbe.h"
+#include "CMDProcessImages.h"
 #include "CMDLoadedCode.h"
 #include "CMDRuntime.h"
 #include "CMDStack.h"

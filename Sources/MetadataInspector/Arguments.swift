@@ -44,6 +44,8 @@ public struct Arguments: Equatable, Sendable {
     public var typeName: String?
     /// The type to describe (`layout TYPE`).
     public var layoutType: String?
+    /// A running process to read instead of files (`--pid`).
+    public var processID: Int32?
 
     /// The kinds `types --kind` accepts.
     public static let kindNames: Set<String> = ["struct", "enum", "class", "protocol"]
@@ -93,6 +95,12 @@ public struct Arguments: Equatable, Sendable {
             case "--json": json = true
             case "--load": loads.append(try value(for: argument))
             case "--image": image = try value(for: argument)
+            case "--pid":
+                let text = try value(for: argument)
+                guard let pid = Int32(text), pid > 0 else {
+                    throw .usage("'--pid' needs a process id, a positive number; got '\(text)'")
+                }
+                processID = pid
             case "--kind" where subcommand == .types:
                 let kind = try value(for: argument)
                 guard Self.kindNames.contains(kind) else {
@@ -119,11 +127,24 @@ public struct Arguments: Equatable, Sendable {
         if subcommand == .layout && layoutType == nil && !help && !version {
             throw .usage("'layout' needs a TYPE argument")
         }
+        if let processID, !help, !version {
+            if subcommand == .layout {
+                throw .usage("'layout' describes a type of this process; '--pid' is for the listings")
+            }
+            if !files.isEmpty {
+                throw .usage("'--pid \(processID)' reads a process; it cannot be combined with FILE arguments")
+            }
+            if !loads.isEmpty {
+                throw .usage("'--pid \(processID)' reads a process; '--load' loads into this one")
+            }
+        }
     }
 
     /// The options that take a value, whatever the subcommand: their values are skipped when
     /// looking for the subcommand.
-    private static let optionsWithValues: Set<String> = ["--load", "--image", "--kind", "--protocol", "--type"]
+    private static let optionsWithValues: Set<String> = [
+        "--load", "--image", "--kind", "--protocol", "--type", "--pid",
+    ]
 
     /// The position of the first argument that is neither an option nor an option's value.
     private static func subcommandPosition(in arguments: [String]) -> Int? {
@@ -146,6 +167,7 @@ public struct Arguments: Equatable, Sendable {
             Options:
               --load PATH           Load a Swift shared library into this process first (repeatable).
               --image PATH-OR-NAME  Restrict listings to one image; a bare file name matches by name.
+              --pid PID             List the Swift images of a running process, read from its memory.
               --json                Print one JSON document instead of aligned text.
               --help                Show this help (also: metadata-inspect help SUBCOMMAND).
               --version             Print the version.
@@ -158,6 +180,11 @@ public struct Arguments: Equatable, Sendable {
             listing covers the images loaded in this process (the toolchain's and --load's).
             Names are the same in every run: a private context is written
             (unknown context at FILE-NAME+0xOFFSET).
+
+            With --pid PID, the listing covers the Swift images mapped in that running process
+            (its executable, its libraries, plugins it loaded), read from its memory without
+            stopping it or running anything in it; the output is the files' listing's. Reading
+            needs permission to trace the process: the same user, or root, or CAP_SYS_PTRACE.
             """
         let usage: String
         switch subcommand {

@@ -32,8 +32,9 @@ public enum Inspector {
             if parsed.help {
                 return Outcome(output: Arguments.help(for: parsed.subcommand) + "\n", error: "", status: 0)
             }
-            let output = try report(parsed)
-            return Outcome(output: output + "\n", error: "", status: 0)
+            var notes: [String] = []
+            let output = try report(parsed, notes: &notes)
+            return Outcome(output: output + "\n", error: notes.map { "note: \($0)\n" }.joined(), status: 0)
         } catch {
             let hint = error.exitStatus == 2 ? "\nRun 'metadata-inspect --help' for usage." : ""
             return Outcome(output: "", error: "error: \(error)\(hint)\n", status: error.exitStatus)
@@ -45,11 +46,24 @@ public enum Inspector {
     /// - Returns: The report's text or JSON.
     /// - Throws: ``InspectorError``.
     public static func report(_ arguments: Arguments) throws(InspectorError) -> String {
+        var notes: [String] = []
+        return try report(arguments, notes: &notes)
+    }
+
+    /// ``report(_:)``, with the notes a run prints on standard error: the images of a process
+    /// whose files changed since it mapped them.
+    static func report(_ arguments: Arguments, notes: inout [String]) throws(InspectorError) -> String {
         for path in arguments.loads {
             try load(path)
         }
         let images: [Image]
-        if arguments.files.isEmpty {
+        if let processID = arguments.processID {
+            let process = try readProcess(processID)
+            images = try selectImages(arguments.image, from: process.images)
+            notes += process.imagesWithChangedFiles.map {
+                "\($0.path) was deleted or replaced since process \(processID) mapped it; it is listed from memory"
+            }
+        } else if arguments.files.isEmpty {
             images = try selectImages(arguments.image, from: Image.all)
         } else {
             var read: [Image] = []
@@ -111,6 +125,21 @@ public enum Inspector {
             try Image.load(path)
         } catch {
             throw inspectorError(error, path: path)
+        }
+    }
+
+    /// Reads a running process's Swift images.
+    /// - Parameter processID: The process.
+    /// - Returns: The process.
+    /// - Throws: ``InspectorError/processUnreadable(pid:reason:)``, or
+    ///   ``InspectorError/corruptMetadata(path:section:record:reason:)`` for a bad record.
+    static func readProcess(_ processID: Int32) throws(InspectorError) -> RemoteProcess {
+        do {
+            return try RemoteProcess.read(processID)
+        } catch .corruptMetadata(let path, let section, let record, let reason) {
+            throw .corruptMetadata(path: path, section: section, record: record, reason: reason)
+        } catch {
+            throw .processUnreadable(pid: processID, reason: "\(error)")
         }
     }
 

@@ -54,6 +54,10 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
     case unknownType(name: String, reason: String)
     /// Describing a type failed.
     case metadata(String)
+    /// A running process could not be read (`--pid`): no such process, permission denied,
+    /// not a Swift process, or it exited during the read; the reason says which, and what to
+    /// do about a refusal.
+    case processUnreadable(pid: Int32, reason: String)
 
     /// The exit status: 2 for usage errors, 1 for failures on good syntax.
     public var exitStatus: Int32 {
@@ -80,6 +84,7 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unknownImage(let name): "no Swift image matches '\(name)'"
         case .unknownType(let name, let reason): "unknown type '\(name)': \(reason)"
         case .metadata(let message): message
+        case .processUnreadable(_, let reason): reason
         }
     }
 }

@@ -101,6 +101,15 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
     ///   - reason: What is wrong, naming the structure or section.
     case imageReadFailed(path: String, offset: Int, reason: String)
 
+    /// Another process's Swift images could not be read from its memory
+    /// (``RemoteProcess/read(_:)``).
+    ///
+    /// - Parameters:
+    ///   - pid: The process.
+    ///   - problem: What kind of failure.
+    ///   - reason: What happened, with what to do about it where something can be done.
+    case processUnreadable(pid: Int32, problem: ProcessReadProblem, reason: String)
+
     /// A function value is stored at its declaration's own abstraction, which generic code
     /// cannot move: the runtime has no reabstraction thunk to convert it. Nothing was read or
     /// written. A function held through a generic parameter is not affected.
@@ -182,6 +191,8 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
             return "'\(path)' carries no Swift metadata"
         case .corruptMetadata(let path, let section, let record, let reason):
             return "'\(path)' has corrupt Swift metadata: record \(record) of \(section) \(reason)"
+        case .processUnreadable(_, _, let reason):
+            return reason
         case .functionNotReabstractable(let typeName, let context):
             return
                 "\(context) holds a function of type '\(typeName)' at its declared abstraction; without a reabstraction thunk, which only the compiler can emit, it cannot be read or written as a value"

@@ -197,6 +197,26 @@ enum LoadedImages {
         unsafe ImageRecords(try ImageSections.read(path: path))
     }
 
+    /// Reads the Swift images of another process from its memory (ProcessImageMapping.swift).
+    /// - Parameters:
+    ///   - processID: The process.
+    ///   - afterListing: Called once the images are found, before they are copied.
+    /// - Returns: Each image's records and whether its file changed since the process mapped
+    ///   it, in address order, and the process's start time.
+    /// - Throws: ``ProcessReadFailure``.
+    static func read(
+        processID: Int32,
+        afterListing: (() -> Void)? = nil
+    ) throws(ProcessReadFailure) -> (images: [(records: ImageRecords, fileChanged: Bool)], startTime: UInt64) {
+        var startTime: UInt64 = 0
+        let images = try unsafe ImageSections.read(
+            processID: processID,
+            startTime: &startTime,
+            afterListing: afterListing
+        )
+        return (unsafe images.map { unsafe (ImageRecords($0.sections), $0.fileDeleted || $0.fileReplaced) }, startTime)
+    }
+
     /// Visits every loaded image, in image order, without building an array.
     /// - Parameter body: Receives each image's records.
     static func forEachImage(_ body: (ImageRecords) -> Void) {

@@ -1,0 +1,104 @@
+// CMDProcessImages.h
+//
+// Reading the Swift images of another running process from its memory, without stopping it,
+// attaching to it or running anything in it: its mappings from `/proc/PID/maps`, its bytes
+// with `process_vm_readv`. Each image's loadable segments are copied into this process as an
+// image file's are (CMDImageFile.h), and its slots translated from that process's addresses to
+// the copies, so that the same record walkers read it (the DocC article "Understanding the ABI
+// layer", "Images read from a process").
+
+#ifndef CMD_PROCESS_IMAGES_H
+#define CMD_PROCESS_IMAGES_H
+
+#include "CMDDefines.h"
+#include "CMDImageFile.h"
+
+CMD_ASSUME_NONNULL_BEGIN
+
+/// How reading a process ended.
+typedef enum CMDProcessStatus {
+    /// Read; the images are valid.
+    CMDProcessStatusRead = 0,
+    /// No process has the pid.
+    CMDProcessStatusNoSuchProcess = 1,
+    /// The system refused to show the process's memory to this one.
+    CMDProcessStatusPermissionDenied = 2,
+    /// The process has no image with Swift metadata.
+    CMDProcessStatusNotSwift = 3,
+    /// The process exited during the read, or its pid now names another process.
+    CMDProcessStatusExited = 4,
+    /// Anything else (`message` says what).
+    CMDProcessStatusFailed = 5,
+} CMDProcessStatus;
+
+/// One Swift image of a process, copied.
+typedef struct CMDProcessImage {
+    /// The copy, as an image file's mapping (its `handle`, `base`, `sections`, externals).
+    CMDImageFile image;
+    /// The image's load bias in the process: its file address 0 there.
+    uintptr_t remoteBias;
+    /// Whether the image's file was deleted since the process mapped it.
+    bool fileDeleted;
+    /// Whether a different file is now at its path (another device or inode).
+    bool fileReplaced;
+} CMDProcessImage;
+
+/// What reading a process found.
+typedef struct CMDProcessRead {
+    /// How the read ended.
+    CMDProcessStatus status;
+    /// The system's error number behind a failure, or 0.
+    int32_t systemError;
+    /// For a failure: what happened, NUL-terminated.
+    char message[256];
+    /// The Swift images, in address order; freed by `cmd_releaseProcessRead`.
+    CMDProcessImage *_Nullable images;
+    size_t imageCount;
+    /// The process's start time (`/proc/PID/stat` field 22), which tells it from a later
+    /// process of the same pid.
+    uint64_t startTime;
+} CMDProcessRead;
+
+/// Reads the Swift images mapped in a process, from its memory.
+///
+/// Every file-backed mapping at file offset 0 whose bytes start with an ELF header is an
+/// image; it is a Swift image when its writable segments hold the `MetadataSections` structure
+/// that its `swiftrt.o` registers with the runtime (version, then the image's base, then the
+/// section ranges, each inside the image). The structure gives the registered sections;
+/// `swift5_type_metadata_2`, which the runtime does not register, comes from the file's section
+/// headers when the file at the image's path is still the one mapped. The process's start
+/// time is read before and after, so that a pid reused during the read is an exit.
+/// - Parameters:
+///   - pid: The process.
+///   - afterListing: Called once the images are found, before they are copied (the tests end
+///     the process there); `NULL` for none.
+///   - context: Passed to `afterListing`.
+///   - result: Receives the images or the reason for the failure.
+/// - Returns: Whether the process was read.
+CMD_EXTERN bool cmd_readProcessImages(int32_t pid, void (*_Nullable afterListing)(void *_Nullable),
+                                      void *_Nullable context, CMDProcessRead *result);
+
+/// Frees the image list of a read (the copies stay for the life of this process).
+CMD_EXTERN void cmd_releaseProcessRead(CMDProcessRead *result);
+
+/// Copies bytes of another process's memory: as many as can be read from the start.
+/// - Parameters:
+///   - pid: The process.
+///   - address: The first byte, in the process.
+///   - buffer: Where to copy them.
+///   - length: How many.
+///   - error: Receives the system's error number when fewer were read, or 0.
+/// - Returns: The number of bytes copied.
+CMD_EXTERN size_t cmd_readProcessMemory(int32_t pid, uintptr_t address, void *buffer, size_t length, int32_t *error);
+
+/// The start time of a process (`/proc/PID/stat` field 22).
+/// - Parameters:
+///   - pid: The process.
+///   - startTime: Receives it.
+///   - error: Receives the system's error number on failure.
+/// - Returns: Whether it was read.
+CMD_EXTERN bool cmd_processStartTime(int32_t pid, uint64_t *startTime, int32_t *error);
+
+CMD_ASSUME_NONNULL_END
+
+#endif  // CMD_PROCESS_IMAGES_H

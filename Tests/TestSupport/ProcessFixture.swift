@@ -1,0 +1,186 @@
+// ProcessFixture.swift
+//
+// A Swift program the tests build with `swiftc` (without sanitizers, so that its heap is glibc
+// malloc's) and run, to be read while it waits: it loads a plugin with `dlopen`, allocates
+// known numbers of instances of known classes, releases others, holds words that look like
+// object headers, prints `ready`, and exits when its standard input closes.
+
+import Foundation
+import Glibc
+
+/// The fixture program's source. Its module is `CensusApp`.
+private let programSource = """
+    import Glibc
+
+    public final class Plain { var value = 1; public init() {} }
+    open class Base { var base = 1; public init() {} }
+    open class Middle: Base { var middle = 2 }
+    public final class Leaf: Middle { var leaf = 3 }
+    public final class Box<First, Second> {
+        var first: First; var second: Second
+        public init(_ first: First, _ second: Second) { self.first = first; self.second = second }
+    }
+    extension Int { public final class Counter { var count = 0; public init() {} } }
+    public actor Account { var balance = 0; public init() {} }
+    public final class Samples: ManagedBuffer<Int, Double> {}
+    public protocol Shape { func area() -> Double }
+    public struct Square: Shape, Hashable { var side = 1.0; public func area() -> Double { side * side } }
+    extension Int: Shape { public func area() -> Double { Double(self) } }
+    private struct Hidden: Equatable { var count = 1 }
+
+    /// Two words that equal a live object's header: its metadata and its reference count.
+    struct Lookalike { var metadata: UInt; var referenceCount: UInt }
+
+    @inline(never) func keepAlive(_ value: Any) { withExtendedLifetime(value) {} }
+
+    let arguments = CommandLine.arguments
+    var kept: [AnyObject] = []
+    for _ in 0..<3 { kept.append(Plain()) }
+    for _ in 0..<2 { kept.append(Leaf()) }
+    kept.append(Middle())
+    kept.append(Base())
+    for _ in 0..<4 { kept.append(Box(1.5, [1, 2, 3])) }
+    for _ in 0..<5 { kept.append(Box("five", 5)) }
+    for _ in 0..<6 { kept.append(Int.Counter()) }
+    for _ in 0..<7 { kept.append(Account()) }
+    for index in 0..<2 {
+        let samples = Samples.create(minimumCapacity: 1_000 * (index + 1)) { _ in 0 }
+        kept.append(samples)
+    }
+    // Released: their headers may survive in freed memory.
+    do {
+        var released: [AnyObject] = []
+        for _ in 0..<100 { released.append(Plain()) }
+        for _ in 0..<50 { released.append(Int.Counter()) }
+        keepAlive(released)
+    }
+    // Words that equal live objects' headers, inside an array and at the start of a buffer.
+    let header = Unmanaged.passUnretained(kept[0]).toOpaque().assumingMemoryBound(to: UInt.self)
+    let lookalikes = (0..<64).map { _ in Lookalike(metadata: header[0], referenceCount: header[1]) }
+    let buffer = UnsafeMutablePointer<Lookalike>.allocate(capacity: 256)
+    buffer.initialize(repeating: Lookalike(metadata: header[0], referenceCount: header[1]), count: 256)
+    var plugin: UnsafeMutableRawPointer?
+    if arguments.count > 1 {
+        guard let handle = dlopen(arguments[1], RTLD_NOW) else {
+            print("dlopen failed: \\(String(cString: dlerror()))")
+            exit(2)
+        }
+        typealias Make = @convention(c) (Int) -> UnsafeMutableRawPointer
+        let make = unsafeBitCast(dlsym(handle, "censusPluginMake"), to: Make.self)
+        plugin = make(8)
+    }
+    keepAlive(Hidden())
+    print("ready", getpid())
+    fflush(stdout)
+    while let line = readLine() { if line == "exit" { break } }
+    keepAlive((kept, lookalikes, buffer, plugin as Any))
+    """
+
+/// The plugin's source. Its module is `CensusPlugin`.
+private let pluginSource = """
+    public final class Widget { var size = 1; public init() {} }
+    public protocol Gadget {}
+    extension Widget: Gadget, CustomStringConvertible { public var description: String { "widget" } }
+    @_cdecl("censusPluginMake")
+    public func censusPluginMake(_ count: Int) -> UnsafeMutableRawPointer {
+        let widgets = (0..<count).map { _ in Widget() }
+        return Unmanaged.passRetained(widgets as AnyObject).toOpaque()
+    }
+    """
+
+/// The built program and plugin.
+public struct ProcessFixture: Sendable {
+    /// The program.
+    public let program: String
+    /// The plugin, a shared library.
+    public let plugin: String
+}
+
+/// A step of building the process fixture failed.
+public struct ProcessFixtureError: Error, CustomStringConvertible {
+    /// What failed.
+    public var description: String
+}
+
+/// The process fixture, built once per test process.
+public let processFixture: Result<ProcessFixture, ProcessFixtureError> = {
+    let directory = temporaryDirectory.appendingPathComponent("process-fixture")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let program = directory.appendingPathComponent("census-app")
+    let plugin = directory.appendingPathComponent("libCensusPlugin.so")
+    let programFile = directory.appendingPathComponent("main.swift")
+    let pluginFile = directory.appendingPathComponent("Plugin.swift")
+    do {
+        try programSource.write(to: programFile, atomically: true, encoding: .utf8)
+        try pluginSource.write(to: pluginFile, atomically: true, encoding: .utf8)
+    } catch {
+        return .failure(ProcessFixtureError(description: "cannot write the sources: \(error)"))
+    }
+    guard
+        runTool([
+            "swiftc", "-O", "-module-name", "CensusPlugin", "-emit-library", pluginFile.path, "-o", plugin.path,
+        ]) != nil
+    else { return .failure(ProcessFixtureError(description: "swiftc failed on the plugin")) }
+    guard runTool(["swiftc", "-O", "-module-name", "CensusApp", programFile.path, "-o", program.path]) != nil else {
+        return .failure(ProcessFixtureError(description: "swiftc failed on the program"))
+    }
+    return .success(ProcessFixture(program: program.path, plugin: plugin.path))
+}()
+
+/// A running fixture program, which waits until it is stopped.
+public final class RunningFixture: @unchecked Sendable {
+    /// Its pid.
+    public let processID: Int32
+    private let process: Process
+    private let input: Pipe
+
+    /// Starts the program with a plugin to load, and waits until it is ready.
+    /// - Parameters:
+    ///   - program: The program.
+    ///   - plugin: The plugin's path, or `nil` for none.
+    /// - Throws: ``ProcessFixtureError`` when it does not start or report ready.
+    public init(program: String, plugin: String?) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = plugin.map { [$0] } ?? []
+        input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw ProcessFixtureError(description: "cannot start the fixture: \(error)")
+        }
+        processID = process.processIdentifier
+        // The first line is `ready PID`.
+        var line = Data()
+        let reader = output.fileHandleForReading
+        while true {
+            let byte = reader.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([0x0A]) { break }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("ready") else {
+            process.terminate()
+            throw ProcessFixtureError(description: "the fixture did not report ready: '\(text)'")
+        }
+    }
+
+    /// Ends the program and waits for it.
+    public func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    /// Kills the program without reaping it (a zombie until ``stop()``).
+    public func kill() {
+        Glibc.kill(processID, SIGKILL)
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
