@@ -21,6 +21,53 @@ extension DescriptorReference {
     /// from a file can have (a parent that leads back to its child), are written `…`.
     private static let maximumContextDepth = 256
 
+    /// ``portableQualifiedName`` with a type's generic arguments, outermost first, each
+    /// context's own after its name: `Module.Outer<Swift.Int>.Inner<Swift.String>`, as
+    /// `String(reflecting:)` spells a nested generic type.
+    /// - Parameter arguments: The names of the type's key generic arguments, in order.
+    /// - Returns: The name; arguments beyond the contexts' parameters are left out.
+    func portableQualifiedName(arguments: [String]) -> String {
+        var remaining = arguments[...]
+        return qualifiedName(portable: true, arguments: &remaining)
+    }
+
+    /// The number of key generic parameters the nearest generic parent declares, cumulatively.
+    private var parentKeyParameterCount: Int {
+        var context = parent
+        var depth = 0
+        while let current = context, depth < Self.maximumContextDepth {
+            if current.hasGenericContext { return current.keyGenericParameterCount }
+            context = current.parent
+            depth += 1
+        }
+        return 0
+    }
+
+    /// ``qualifiedName(portable:depth:)``, with each context's own arguments taken from the front
+    /// of `arguments` after its name.
+    private func qualifiedName(portable: Bool, arguments: inout ArraySlice<String>, depth: Int = 0) -> String {
+        func own(_ name: String) -> String {
+            let count = max(0, keyGenericParameterCount - parentKeyParameterCount)
+            let taken = arguments.prefix(count)
+            arguments = arguments.dropFirst(taken.count)
+            return taken.isEmpty ? name : name + "<" + taken.joined(separator: ", ") + ">"
+        }
+        if isModule || depth >= Self.maximumContextDepth { return qualifiedName(portable: portable, depth: depth) }
+        if isExtension {
+            // The extended type's name, its arguments the extension's.
+            let plain = qualifiedName(portable: portable, depth: depth)
+            return own(plain)
+        }
+        let plain = qualifiedName(portable: portable, depth: depth)
+        guard let parent else { return own(plain) }
+        // This context's own component: its name without its parents' (a name of at most a few
+        // hundred contexts, spelled once per level).
+        let parentPlain = parent.qualifiedName(portable: portable, depth: depth + 1)
+        let component = plain.hasPrefix(parentPlain + ".") ? String(plain.dropFirst(parentPlain.count + 1)) : plain
+        let parentName = parent.qualifiedName(portable: portable, arguments: &arguments, depth: depth + 1)
+        return parentName + "." + own(component)
+    }
+
     private func qualifiedName(portable: Bool, depth: Int = 0) -> String {
         if isModule { return name }
         guard depth < Self.maximumContextDepth else { return "…" }

@@ -237,6 +237,13 @@ struct DescriptorReference: Hashable, Sendable {
     /// The number of key-argument words.
     var genericKeyArgumentCount: Int { unsafe genericContext?.keyArgumentCount ?? 0 }
 
+    /// The number of key generic parameters of the context, its parents' included: the type
+    /// arguments its metadata stores (witness tables not counted).
+    var keyGenericParameterCount: Int { unsafe genericContext?.parameters.count { $0 & 0x80 != 0 } ?? 0 }
+
+    /// Whether the context has a generic context header.
+    var hasGenericContext: Bool { unsafe genericContext != nil }
+
     /// The generic value parameter types (0 is `Int`).
     var genericValueTypes: [UInt32] { unsafe genericContext?.valueTypes ?? [] }
 
