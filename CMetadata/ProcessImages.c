@@ -27,6 +27,7 @@
 #if defined(__linux__) && defined(__ELF__)
 
 #include "ImageMapping.h"
+#include "ProcessMemory.h"
 
 /// The most program headers read from an image.
 #define CMD_MAXIMUM_PROGRAM_HEADERS 256
@@ -70,9 +71,7 @@ size_t cmd_readProcessMemory(int32_t pid, uintptr_t address, void *buffer, size_
     return done;
 }
 
-/// Copies `length` bytes, page by page past a page that cannot be read, which stays zero.
-/// - Returns: 0, or the error that ends the read (`ESRCH`, `EPERM`), not a fault.
-static int readTolerant(pid_t pid, uintptr_t address, void *buffer, size_t length) {
+int cmdproc_readTolerant(pid_t pid, uintptr_t address, void *buffer, size_t length) {
     const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     size_t done = 0;
     while (done < length) {
@@ -124,19 +123,7 @@ bool cmd_processStartTime(int32_t pid, uint64_t *startTime, int32_t *error) {
     return true;
 }
 
-/// One line of `/proc/PID/maps`.
-typedef struct Mapping {
-    uintptr_t start, end;
-    uint64_t offset;
-    unsigned int major, minor;
-    uint64_t inode;
-    /// Inside the maps text, NUL-terminated.
-    char *path;
-    bool deleted;
-} Mapping;
-
-/// Reads the whole of `/proc/PID/maps`.
-static char *readMaps(pid_t pid, int *error) {
+char *cmdproc_readMaps(pid_t pid, int *error) {
     char path[64];
     snprintf(path, sizeof(path), "/proc/%d/maps", pid);
     int descriptor = open(path, O_RDONLY | O_CLOEXEC);
@@ -183,8 +170,7 @@ static char *readMaps(pid_t pid, int *error) {
     return text;
 }
 
-/// Parses the maps text in place.
-static Mapping *parseMaps(char *text, size_t *count) {
+Mapping *cmdproc_parseMaps(char *text, size_t *count) {
     size_t capacity = 256;
     Mapping *mappings = malloc(capacity * sizeof(Mapping));
     *count = 0;
@@ -200,6 +186,9 @@ static Mapping *parseMaps(char *text, size_t *count) {
                    &mapping.minor, &inode, &pathStart) >= 7) {
             mapping.start = (uintptr_t)start;
             mapping.end = (uintptr_t)end;
+            mapping.readable = permissions[0] == 'r';
+            mapping.writable = permissions[1] == 'w';
+            mapping.executable = permissions[2] == 'x';
             mapping.offset = offset;
             mapping.inode = inode;
             mapping.path = pathStart > 0 ? line + pathStart : line + strlen(line);
@@ -237,7 +226,7 @@ typedef struct ProcessSource {
 /// written, where the `MetadataSections` structure lives) from the process.
 static bool copyFromProcess(void *context, const Segment *segment, void *destination, CMDImageFile *result) {
     ProcessSource *source = context;
-    int error = readTolerant(source->pid, source->remoteBias + (uintptr_t)segment->address, destination,
+    int error = cmdproc_readTolerant(source->pid, source->remoteBias + (uintptr_t)segment->address, destination,
                              (size_t)segment->memorySize);
     if (error != 0) {
         source->error = error;
@@ -341,7 +330,7 @@ static bool findSections(pid_t pid, Candidate *candidate, int *error) {
         size_t size = (size_t)segment->memorySize;
         uint64_t *words = calloc(size / 8 + 1, 8);
         if (!words) continue;
-        int readError = readTolerant(pid, candidate->remoteBias + (uintptr_t)segment->address, words, size);
+        int readError = cmdproc_readTolerant(pid, candidate->remoteBias + (uintptr_t)segment->address, words, size);
         if (readError != 0) {
             free(words);
             *error = readError;
@@ -453,6 +442,8 @@ static bool copyImages(int32_t pid, Candidate *candidates, size_t count, CMDProc
         addFileSections(candidate->mapping, layout, &image->fileReplaced);
         image->fileDeleted = candidate->mapping->deleted;
         image->remoteBias = candidate->remoteBias;
+        image->remoteStart = candidate->remoteBias + (uintptr_t)layout->low;
+        image->remoteEnd = candidate->remoteBias + (uintptr_t)layout->high;
         ProcessSource source = {pid, candidate->remoteBias, 0};
         MappingOrigin origin = {.fromProcess = true};
         clock_gettime(CLOCK_REALTIME, &origin.readStarted);
@@ -508,10 +499,10 @@ bool cmd_readProcessImages(int32_t pid, void (*afterListing)(void *), void *cont
         return failFor(result, pid, error, "reading /proc/PID/stat");
     }
     int mapsError = 0;
-    char *maps = readMaps((pid_t)pid, &mapsError);
+    char *maps = cmdproc_readMaps((pid_t)pid, &mapsError);
     if (!maps) return failFor(result, pid, mapsError, "reading /proc/PID/maps");
     size_t mappingCount = 0;
-    Mapping *mappings = parseMaps(maps, &mappingCount);
+    Mapping *mappings = cmdproc_parseMaps(maps, &mappingCount);
     Candidate *candidates = calloc(CMD_MAXIMUM_PROCESS_IMAGES, sizeof(Candidate));
     if (!mappings || !candidates) {
         free(maps);

@@ -29,6 +29,8 @@ typedef enum CMDProcessStatus {
     CMDProcessStatusExited = 4,
     /// Anything else (`message` says what).
     CMDProcessStatusFailed = 5,
+    /// The process's heap is not glibc malloc's (a census only, CMDProcessHeap.h).
+    CMDProcessStatusUnsupportedAllocator = 6,
 } CMDProcessStatus;
 
 /// One Swift image of a process, copied.
@@ -37,6 +39,8 @@ typedef struct CMDProcessImage {
     CMDImageFile image;
     /// The image's load bias in the process: its file address 0 there.
     uintptr_t remoteBias;
+    /// The image's loadable range in the process.
+    uintptr_t remoteStart, remoteEnd;
     /// Whether the image's file was deleted since the process mapped it.
     bool fileDeleted;
     /// Whether a different file is now at its path (another device or inode).

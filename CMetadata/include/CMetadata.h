@@ -12,6 +12,8 @@
 #include "CMDImageFile.h"
 #include "CMDImageProbe.h"
 #include "CMDProcessImages.h"
+#include "CMDProcessHeap.h"
+#include "CMDProcessControl.h"
 #include "CMDLoadedCode.h"
 #include "CMDRuntime.h"
 #include "CMDStack.h"

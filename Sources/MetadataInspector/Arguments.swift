@@ -20,6 +20,8 @@ public struct Arguments: Equatable, Sendable {
         case fields
         /// The full model of one type.
         case layout
+        /// The live class instances of a running process, by type (`--pid`).
+        case instances
     }
 
     /// The subcommand.
@@ -46,6 +48,8 @@ public struct Arguments: Equatable, Sendable {
     public var layoutType: String?
     /// A running process to read instead of files (`--pid`).
     public var processID: Int32?
+    /// Whether to hold the process stopped while it is read (`--stop`).
+    public var stop = false
 
     /// The kinds `types --kind` accepts.
     public static let kindNames: Set<String> = ["struct", "enum", "class", "protocol"]
@@ -93,6 +97,7 @@ public struct Arguments: Equatable, Sendable {
             case "--help", "-h": help = true
             case "--version": version = true
             case "--json": json = true
+            case "--stop": stop = true
             case "--load": loads.append(try value(for: argument))
             case "--image": image = try value(for: argument)
             case "--pid":
@@ -108,7 +113,7 @@ public struct Arguments: Equatable, Sendable {
                 }
                 kinds.append(kind)
             case "--protocol" where subcommand == .conformances: protocolName = try value(for: argument)
-            case "--type" where subcommand == .conformances || subcommand == .fields:
+            case "--type" where subcommand == .conformances || subcommand == .fields || subcommand == .instances:
                 typeName = try value(for: argument)
             default:
                 if argument.hasPrefix("-") {
@@ -126,6 +131,12 @@ public struct Arguments: Equatable, Sendable {
         }
         if subcommand == .layout && layoutType == nil && !help && !version {
             throw .usage("'layout' needs a TYPE argument")
+        }
+        if subcommand == .instances && processID == nil && !help && !version {
+            throw .usage("'instances' counts the objects of a running process: it needs '--pid PID'")
+        }
+        if stop && processID == nil && !help && !version {
+            throw .usage("'--stop' holds the process that '--pid' reads; it needs '--pid PID'")
         }
         if let processID, !help, !version {
             if subcommand == .layout {
@@ -168,6 +179,7 @@ public struct Arguments: Equatable, Sendable {
               --load PATH           Load a Swift shared library into this process first (repeatable).
               --image PATH-OR-NAME  Restrict listings to one image; a bare file name matches by name.
               --pid PID             List the Swift images of a running process, read from its memory.
+              --stop                Hold the --pid process stopped while it is read (ptrace), then resume it.
               --json                Print one JSON document instead of aligned text.
               --help                Show this help (also: metadata-inspect help SUBCOMMAND).
               --version             Print the version.
@@ -241,6 +253,26 @@ public struct Arguments: Equatable, Sendable {
                 by their contexts' manglings). No metadata is needed, so FILEs are read, not loaded.
 
                 \(reading)
+                """
+        case .instances:
+            usage = """
+                USAGE: metadata-inspect instances --pid PID [--type NAME] [--stop] [options]
+
+                Counts the live Swift class instances of a running process by type, read from its
+                glibc malloc heap: COUNT, BYTES (their heap blocks, tail allocations included) and
+                TYPE as String(reflecting:) prints it there, the most bytes first. With --type,
+                prints the addresses of that type's instances, one per line (a generic class's name
+                without arguments selects every specialization).
+
+                Only a block the allocator holds in use, whose reference counts say its object is
+                alive, whose metadata is a class of one of the process's images, and whose size fits
+                that class, is counted. Without --stop the process runs during the read, and objects
+                allocated or freed meanwhile may be missed or counted twice; --stop holds every thread
+                for the read. A process whose heap is another allocator's (jemalloc, mimalloc, a
+                sanitizer's) is refused with an error naming it.
+
+                JSON: {"instances": [{"type", "count", "bytes"}]}; with --type,
+                {"type": NAME, "addresses": ["0x...", ...]}.
                 """
         case .layout:
             usage = """

@@ -56,31 +56,78 @@ public enum Inspector {
         for path in arguments.loads {
             try load(path)
         }
-        let images: [Image]
         if let processID = arguments.processID {
-            let process = try readProcess(processID)
-            images = try selectImages(arguments.image, from: process.images)
-            notes += process.imagesWithChangedFiles.map {
-                "\($0.path) was deleted or replaced since process \(processID) mapped it; it is listed from memory"
+            guard arguments.stop else { return try processReport(arguments, processID: processID, notes: &notes) }
+            var held = notes
+            let reported: Result<String, InspectorError>
+            do {
+                reported = try RemoteProcess.whileStopped(processID) {
+                    Result { () throws(InspectorError) -> String in
+                        try processReport(arguments, processID: processID, notes: &held)
+                    }
+                }
+            } catch {
+                throw .processUnreadable(pid: processID, reason: "\(error)")
             }
-        } else if arguments.files.isEmpty {
+            notes = held
+            return try reported.get()
+        }
+        let images: [Image]
+        if arguments.files.isEmpty {
             images = try selectImages(arguments.image, from: Image.all)
         } else {
             var read: [Image] = []
             for path in arguments.files { read.append(try self.read(path)) }
             images = try selectImages(arguments.image, from: read)
         }
-        let report: Report
+        let report = try listingReport(arguments, images: images)
+        return arguments.json ? report.json.serialized(pretty: true) : report.text
+    }
+
+    /// The report a subcommand makes of images.
+    private static func listingReport(_ arguments: Arguments, images: [Image]) throws(InspectorError) -> Report {
         switch arguments.subcommand {
-        case .summary: report = Report.summary(images)
-        case .images: report = Report.images(images)
-        case .types: report = Report.types(images, kinds: arguments.kinds)
-        case .protocols: report = Report.protocols(images)
+        case .summary: return Report.summary(images)
+        case .images: return Report.images(images)
+        case .types: return Report.types(images, kinds: arguments.kinds)
+        case .protocols: return Report.protocols(images)
         case .conformances:
-            report = Report.conformances(images, protocolName: arguments.protocolName, typeName: arguments.typeName)
-        case .fields: report = Report.fields(images, typeName: arguments.typeName)
-        case .layout:
-            report = try Report.layout(try resolve(arguments.layoutType ?? ""))
+            return Report.conformances(images, protocolName: arguments.protocolName, typeName: arguments.typeName)
+        case .fields: return Report.fields(images, typeName: arguments.typeName)
+        case .layout: return try Report.layout(try resolve(arguments.layoutType ?? ""))
+        case .instances: throw .usage("'instances' needs '--pid PID'")
+        }
+    }
+
+    /// The report of a running process: a listing of its images, or the census of its objects.
+    private static func processReport(
+        _ arguments: Arguments,
+        processID: Int32,
+        notes: inout [String]
+    ) throws(InspectorError) -> String {
+        let process = try readProcess(processID)
+        notes += process.imagesWithChangedFiles.map {
+            "\($0.path) was deleted or replaced since process \(processID) mapped it; it is listed from memory"
+        }
+        let report: Report
+        if arguments.subcommand == .instances {
+            let census: ProcessCensus
+            do {
+                census = try process.census()
+            } catch {
+                throw .processUnreadable(pid: processID, reason: "\(error)")
+            }
+            if census.inconsistentHeapCount > 0 {
+                notes.append(
+                    "\(census.inconsistentHeapCount) heap(s) of process \(processID) changed while they were read; "
+                        + "counts may be off by the objects allocated or freed meanwhile (--stop holds the process)"
+                )
+            }
+            report =
+                arguments.typeName.map { Report.addresses(census, typeName: $0) }
+                ?? Report.instances(census, typeName: nil)
+        } else {
+            report = try listingReport(arguments, images: try selectImages(arguments.image, from: process.images))
         }
         return arguments.json ? report.json.serialized(pretty: true) : report.text
     }

@@ -419,6 +419,44 @@ public struct Report: Sendable {
         }
     }
 
+    /// The live class instances of a process, by type: count and bytes, the most bytes first.
+    /// - Parameters:
+    ///   - census: The process's census.
+    ///   - typeName: Only this type, or this generic class's specializations.
+    /// - Returns: The report.
+    public static func instances(_ census: ProcessCensus, typeName: String?) -> Report {
+        let rows = typeName.map { census.rows(ofType: $0) } ?? census.rows
+        let lines = table(
+            ["COUNT", "BYTES", "TYPE"],
+            rows.map { [String($0.count), String($0.bytes), $0.typeName] },
+            rightAligned: 2
+        )
+        let json = JSONValue.object([
+            (
+                "instances",
+                .array(
+                    rows.map {
+                        .object([("type", .string($0.typeName)), ("count", .int($0.count)), ("bytes", .int($0.bytes))])
+                    }
+                )
+            )
+        ])
+        return Report(lines: lines, json: json)
+    }
+
+    /// The addresses of one type's instances in a process, one per line in hexadecimal.
+    /// - Parameters:
+    ///   - census: The process's census.
+    ///   - typeName: The type, or a generic class for all its specializations.
+    /// - Returns: The report.
+    public static func addresses(_ census: ProcessCensus, typeName: String) -> Report {
+        let addresses = census.addresses(ofType: typeName).map { "0x" + String($0, radix: 16) }
+        let json = JSONValue.object([
+            ("type", .string(typeName)), ("addresses", .array(addresses.map { .string($0) })),
+        ])
+        return Report(lines: addresses, json: json)
+    }
+
     private static func fileName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
 
     /// Whether a qualified name matches a filter: equal, or equal to its last component.

@@ -70,6 +70,26 @@ private let programSource = """
         plugin = make(8)
     }
     keepAlive(Hidden())
+    // The oracle: each type's name as String(reflecting:) prints it here, its instances' count,
+    // the usable size of their heap blocks, and their addresses.
+    var oracle: [String: (count: Int, bytes: Int, addresses: [UInt])] = [:]
+    typealias UsableSize = @convention(c) (UnsafeMutableRawPointer?) -> Int
+    let usableSize = unsafeBitCast(dlsym(nil, "malloc_usable_size"), to: UsableSize.self)
+    func record(_ object: AnyObject) {
+        let name = String(reflecting: type(of: object))
+        let address = Unmanaged.passUnretained(object).toOpaque()
+        oracle[name, default: (0, 0, [])].count += 1
+        oracle[name, default: (0, 0, [])].bytes += usableSize(address)
+        oracle[name, default: (0, 0, [])].addresses.append(UInt(bitPattern: address))
+    }
+    for object in kept { record(object) }
+    if let plugin, let widgets = Unmanaged<AnyObject>.fromOpaque(plugin).takeUnretainedValue() as? [AnyObject] {
+        for widget in widgets { record(widget) }
+    }
+    for (name, entry) in oracle.sorted(by: { $0.key < $1.key }) {
+        let addresses = entry.addresses.sorted().map { "0x" + String($0, radix: 16) }.joined(separator: ",")
+        print("oracle\\t\\(name)\\t\\(entry.count)\\t\\(entry.bytes)\\t\\(addresses)")
+    }
     print("ready", getpid())
     fflush(stdout)
     while let line = readLine() { if line == "exit" { break } }
@@ -131,6 +151,9 @@ public let processFixture: Result<ProcessFixture, ProcessFixtureError> = {
 public final class RunningFixture: @unchecked Sendable {
     /// Its pid.
     public let processID: Int32
+    /// What the program says of its own objects: by type name as `String(reflecting:)` prints
+    /// it there, their count, the usable size of their heap blocks, and their addresses.
+    public private(set) var oracle: [String: (count: Int, bytes: Int, addresses: [String])] = [:]
     private let process: Process
     private let input: Pipe
 
@@ -154,18 +177,24 @@ public final class RunningFixture: @unchecked Sendable {
             throw ProcessFixtureError(description: "cannot start the fixture: \(error)")
         }
         processID = process.processIdentifier
-        // The first line is `ready PID`.
-        var line = Data()
+        // Oracle lines, then `ready PID`.
         let reader = output.fileHandleForReading
         while true {
-            let byte = reader.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data([0x0A]) { break }
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("ready") else {
-            process.terminate()
-            throw ProcessFixtureError(description: "the fixture did not report ready: '\(text)'")
+            var line = Data()
+            while true {
+                let byte = reader.readData(ofLength: 1)
+                if byte.isEmpty || byte == Data([0x0A]) { break }
+                line.append(byte)
+            }
+            let text = String(decoding: line, as: UTF8.self)
+            if text.hasPrefix("ready") { break }
+            let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 5, fields[0] == "oracle", let count = Int(fields[2]), let bytes = Int(fields[3])
+            else {
+                process.terminate()
+                throw ProcessFixtureError(description: "the fixture did not report ready: '\(text)'")
+            }
+            oracle[fields[1]] = (count, bytes, fields[4].split(separator: ",").map(String.init))
         }
     }
 
@@ -184,3 +213,20 @@ public final class RunningFixture: @unchecked Sendable {
         if process.isRunning { process.terminate() }
     }
 }
+
+/// The fixture program built with AddressSanitizer, whose heap is not glibc malloc's.
+public let sanitizedProcessProgram: Result<String, ProcessFixtureError> = {
+    let directory = temporaryDirectory.appendingPathComponent("process-fixture-asan")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let program = directory.appendingPathComponent("census-app-asan")
+    let programFile = directory.appendingPathComponent("main.swift")
+    guard (try? programSource.write(to: programFile, atomically: true, encoding: .utf8)) != nil else {
+        return .failure(ProcessFixtureError(description: "cannot write the source"))
+    }
+    guard
+        runTool([
+            "swiftc", "-Onone", "-sanitize=address", "-module-name", "CensusApp", programFile.path, "-o", program.path,
+        ]) != nil
+    else { return .failure(ProcessFixtureError(description: "swiftc -sanitize=address failed on the program")) }
+    return .success(program.path)
+}()

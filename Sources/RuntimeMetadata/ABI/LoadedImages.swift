@@ -207,14 +207,19 @@ enum LoadedImages {
     static func read(
         processID: Int32,
         afterListing: (() -> Void)? = nil
-    ) throws(ProcessReadFailure) -> (images: [(records: ImageRecords, fileChanged: Bool)], startTime: UInt64) {
+    ) throws(ProcessReadFailure) -> (
+        images: [(records: ImageRecords, fileChanged: Bool, place: RemoteImagePlace)], startTime: UInt64
+    ) {
         var startTime: UInt64 = 0
         let images = try unsafe ImageSections.read(
             processID: processID,
             startTime: &startTime,
             afterListing: afterListing
         )
-        return (unsafe images.map { unsafe (ImageRecords($0.sections), $0.fileDeleted || $0.fileReplaced) }, startTime)
+        return (
+            unsafe images.map { unsafe (ImageRecords($0.sections), $0.fileDeleted || $0.fileReplaced, $0.place) },
+            startTime
+        )
     }
 
     /// Visits every loaded image, in image order, without building an array.

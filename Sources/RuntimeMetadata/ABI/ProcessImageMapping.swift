@@ -12,7 +12,7 @@ internal import CMetadata
 struct ProcessReadFailure: Error, Sendable {
     /// What kind of failure (`CMDProcessStatus`).
     enum Kind: Sendable {
-        case noSuchProcess, permissionDenied, notSwift, exited, failed
+        case noSuchProcess, permissionDenied, notSwift, exited, unsupportedAllocator, failed
         /// A record of an image fails its check (ImageRecordCheck.swift).
         case corrupt(path: String, defect: ImageRecordDefect)
     }
@@ -32,6 +32,8 @@ struct ProcessImageSections: Sendable {
     /// mapped it.
     let fileDeleted: Bool
     let fileReplaced: Bool
+    /// Where the image is in the process and in its copy.
+    let place: RemoteImagePlace
 }
 
 extension ImageSections {
@@ -88,11 +90,20 @@ extension ImageSections {
                 let image = unsafe result.images![index]
                 do throws(ImageFileReadFailure) {
                     let sections = try unsafe sections(of: image.image)
+                    let path = unsafe sections.path
+                    let place = RemoteImagePlace(
+                        remoteLow: image.remoteStart,
+                        remoteHigh: image.remoteEnd,
+                        remoteBias: image.remoteBias,
+                        localBias: image.image.base,
+                        isStandardLibrary: path.hasSuffix("/libswiftCore.so") || path == "libswiftCore.so"
+                    )
                     unsafe images.append(
                         ProcessImageSections(
                             sections: sections,
                             fileDeleted: image.fileDeleted,
-                            fileReplaced: image.fileReplaced
+                            fileReplaced: image.fileReplaced,
+                            place: place
                         )
                     )
                 } catch {

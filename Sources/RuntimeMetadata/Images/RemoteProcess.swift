@@ -42,6 +42,9 @@ public struct RemoteProcess: Sendable {
     /// The process's start time, in clock ticks since boot (`/proc/PID/stat`).
     let startTime: UInt64
 
+    /// Where each image is, there and in its copy here.
+    let places: [RemoteImagePlace]
+
     /// Reads the Swift images of a running process.
     /// - Parameter processID: The process's pid.
     /// - Returns: The process's images.
@@ -56,7 +59,11 @@ public struct RemoteProcess: Sendable {
     /// ``read(_:)``, calling `afterListing` once the images are found, before they are copied
     /// (the tests end the process there).
     static func read(_ processID: Int32, afterListing: (() -> Void)?) throws(RuntimeMetadataError) -> RemoteProcess {
-        let read: (images: [(records: LoadedImages.ImageRecords, fileChanged: Bool)], startTime: UInt64)
+        let read:
+            (
+                images: [(records: LoadedImages.ImageRecords, fileChanged: Bool, place: RemoteImagePlace)],
+                startTime: UInt64
+            )
         do {
             read = try LoadedImages.read(processID: processID, afterListing: afterListing)
         } catch {
@@ -67,12 +74,94 @@ public struct RemoteProcess: Sendable {
             processID: processID,
             images: images,
             imagesWithChangedFiles: zip(images, read.images).filter { $0.1.fileChanged }.map(\.0),
-            startTime: read.startTime
+            startTime: read.startTime,
+            places: read.images.map(\.place)
         )
     }
 
+    /// Calls `body` with every thread of a process stopped, and resumes them after it, whether
+    /// it returns or throws: a read in `body` then sees one moment of the process.
+    ///
+    /// ```swift
+    /// let census = try RemoteProcess.whileStopped(pid) {
+    ///     try RemoteProcess.read(pid).census()
+    /// }
+    /// ```
+    ///
+    /// Each thread is seized with `PTRACE_SEIZE` and stopped with `PTRACE_INTERRUPT`, and
+    /// detached after `body`, which resumes it; threads the process starts meanwhile are held
+    /// too. If this process dies while it holds them, the kernel detaches them, and the process
+    /// runs on. Holding needs the permission to trace the process, as reading does.
+    /// - Parameters:
+    ///   - processID: The process's pid.
+    ///   - body: The read.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``RuntimeMetadataError/processUnreadable(pid:problem:reason:)`` when the process
+    ///   cannot be stopped, or what `body` throws.
+    public static func whileStopped<Value>(
+        _ processID: Int32,
+        _ body: () throws(RuntimeMetadataError) -> Value
+    ) throws(RuntimeMetadataError) -> Value {
+        let outcome: Result<Value, RuntimeMetadataError>
+        do throws(ProcessReadFailure) {
+            outcome = try ProcessHeapScan.whileStopped(processID: processID) {
+                Result { () throws(RuntimeMetadataError) -> Value in try body() }
+            }
+        } catch {
+            throw Self.error(error, processID: processID)
+        }
+        return try outcome.get()
+    }
+
+    /// Counts the live Swift class instances of the process by type, from its glibc malloc heap.
+    ///
+    /// A block of the heap is counted as an instance only when all of these hold: the allocator
+    /// holds it as in use (not free in a bin, a thread's cache or a fast bin); its second word
+    /// reads as the reference counts of an object that is alive (not deinitializing; a side
+    /// table, when it has one, points back at it); its first word is the address of Swift class
+    /// metadata (kind, flags, sizes) whose descriptor is a class descriptor of one of the
+    /// process's images; and the block is as large as the class's instances are, no larger than
+    /// `malloc` makes a block of that size unless the class may allocate a tail (a class of the
+    /// standard library or derived from one, such as a `ManagedBuffer` subclass, or one without
+    /// stored properties). Released objects, whose headers often survive in freed memory, and
+    /// copies of headers inside other memory (arrays of words, buffers) are not counted.
+    ///
+    /// What could still fool it: a block that a program filled so that it starts with a live
+    /// object's exact header and is as large as that object (memory holds nothing else that tells
+    /// the two apart), and, without ``whileStopped(_:_:)``, a process that allocates and frees
+    /// while its heap is read, which can count an object twice or miss one (a heap whose chunks
+    /// no longer line up is counted up to the change, and ``ProcessCensus/inconsistentHeapCount``
+    /// says how many did). Objects of another allocator are not seen: a process whose heap is not
+    /// glibc malloc's (jemalloc, mimalloc, a sanitizer's) is refused.
+    /// - Returns: The census.
+    /// - Throws: ``RuntimeMetadataError/processUnreadable(pid:problem:reason:)`` when the heap
+    ///   cannot be read, is another allocator's (``ProcessReadProblem/unsupportedAllocator``), or
+    ///   the process exited since it was read.
+    public func census() throws(RuntimeMetadataError) -> ProcessCensus {
+        let scan: RemoteHeapScan
+        do {
+            scan = try ProcessHeapScan.scan(processID: processID)
+        } catch {
+            // The process was read: if its pid names none now, it has exited.
+            guard case .noSuchProcess = error.kind else { throw Self.error(error, processID: processID) }
+            throw .processUnreadable(
+                pid: processID,
+                problem: .exited,
+                reason: "process \(processID) exited during the read"
+            )
+        }
+        guard scan.startTime == startTime else {
+            throw .processUnreadable(
+                pid: processID,
+                problem: .exited,
+                reason: "process \(processID) exited during the read"
+            )
+        }
+        return ProcessCensus(counting: scan, of: self)
+    }
+
     /// The library's error for a failed read, with what to do about a refusal.
-    private static func error(_ failure: ProcessReadFailure, processID: Int32) -> RuntimeMetadataError {
+    static func error(_ failure: ProcessReadFailure, processID: Int32) -> RuntimeMetadataError {
         switch failure.kind {
         case .noSuchProcess:
             return .processUnreadable(
@@ -103,6 +192,8 @@ public struct RemoteProcess: Sendable {
             )
         case .corrupt(let path, let defect):
             return .corruptMetadata(path: path, section: defect.section, record: defect.record, reason: defect.reason)
+        case .unsupportedAllocator:
+            return .processUnreadable(pid: processID, problem: .unsupportedAllocator, reason: failure.message)
         case .failed:
             return .processUnreadable(pid: processID, problem: .failed, reason: failure.message)
         }

@@ -95,10 +95,30 @@ struct FunctionTypeMetadataLayout: Sendable {
 
     /// The global actor type, when the function is isolated to one.
     var globalActor: UnsafeRawPointer? {
+        guard let offset = unsafe globalActorOffset else { return nil }
+        return unsafe address.pointer(at: offset)
+    }
+
+    /// The offset of the global actor's word, when the function is isolated to one.
+    var globalActorOffset: Int? {
         guard unsafe flags & Flag.globalActorMask != 0 else { return nil }
         var offset = unsafe wordTrailingOffset
         if unsafe flags & Flag.differentiableMask != 0 { offset += 8 }
-        return unsafe address.pointer(at: offset)
+        return offset
+    }
+
+    /// The offset of the thrown error type's word, for a function with typed throws.
+    var thrownErrorOffset: Int? {
+        guard unsafe extendedFlags & ExtendedFlag.typedThrowsMask != 0 else { return nil }
+        return unsafe extendedFlagsOffset + 8
+    }
+
+    /// The size of the metadata from its address point: its fields and trailing objects.
+    var size: Int {
+        var end = unsafe extendedFlagsOffset
+        if unsafe flags & Flag.extendedFlagsMask != 0 { end += 8 }
+        if unsafe thrownErrorOffset != nil { end += 8 }
+        return end
     }
 
     /// The offset of the extended flags word.

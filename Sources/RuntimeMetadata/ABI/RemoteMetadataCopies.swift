@@ -1,0 +1,339 @@
+// RemoteMetadataCopies.swift
+//
+// Another process's type metadata, for the census of its objects (RemoteProcess): its classes'
+// metadata checked word by word against include/swift/ABI/Metadata.h (TargetClassMetadata on
+// Linux: kind 0, superclass, flags, instance size and alignment mask, class size and address
+// point, description), and, to name a generic class, the metadata copied into this process
+// with each pointer a name needs translated: descriptors to their images' copies, generic
+// arguments, tuple elements and labels, function parameters, existential protocols and
+// metatypes' instance types to copies of their own. The copies are read by the structural
+// namer (MetadataReference+StructuralName.swift), never by the runtime, and are kept for the
+// life of the process: metadata is never freed, and the library's caches may key on them.
+
+internal import CMetadata
+
+/// Where one image of another process is, there and in this process.
+struct RemoteImagePlace: Sendable {
+    /// The image's loadable range in the process.
+    let remoteLow: UInt
+    let remoteHigh: UInt
+    /// Its load bias there, and the address of its file address 0 in the copy here.
+    let remoteBias: UInt
+    let localBias: UInt
+    /// Whether it is the standard library (`libswiftCore`), whose storage classes allocate
+    /// their elements after their properties.
+    let isStandardLibrary: Bool
+}
+
+/// What a census needs of a class of another process.
+struct RemoteClassFacts: Sendable {
+    /// The class's descriptor, in its image's copy.
+    let descriptor: DescriptorReference
+    /// `InstanceSize` and `InstanceAlignMask`.
+    let instanceSize: Int
+    let alignmentMask: Int
+    /// Whether its instances may be larger than its instance size: a class of the standard
+    /// library or one derived from one (`ManagedBuffer`'s subclasses, the collections' storage),
+    /// or a class without stored properties, which `ManagedBufferPointer` allocates with a tail.
+    let allowsTailAllocation: Bool
+    /// Whether the class is generic, so that its name needs its arguments.
+    let isGeneric: Bool
+}
+
+/// Reads and copies another process's metadata.
+@safe
+final class RemoteMetadataCopies: @unchecked Sendable {
+    private let processID: Int32
+    private let images: [RemoteImagePlace]
+    /// The images' type and protocol descriptors, in their copies: the only descriptors a
+    /// copied metadata may name.
+    private let knownDescriptors: Set<UInt>
+    /// Copies made, by remote address point.
+    private var copies: [UInt: UInt] = [:]
+    /// Remote addresses that are no metadata this namer copies.
+    private var refused: Set<UInt> = []
+
+    /// - Parameters:
+    ///   - processID: The process.
+    ///   - images: Its images, there and here.
+    ///   - knownDescriptors: The identities of the images' type and protocol descriptors.
+    init(processID: Int32, images: [RemoteImagePlace], knownDescriptors: Set<UInt>) {
+        self.processID = processID
+        self.images = images
+        self.knownDescriptors = knownDescriptors
+    }
+
+    /// Reads bytes of the process.
+    private func read(_ address: UInt, count: Int) -> [UInt8]? {
+        guard count > 0, count <= 1 << 20, address < 1 << 47 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var error: Int32 = 0
+        let read = unsafe bytes.withUnsafeMutableBytes { buffer in
+            unsafe cmd_readProcessMemory(processID, UInt(address), buffer.baseAddress!, count, &error)
+        }
+        return read == count ? bytes : nil
+    }
+
+    /// Reads a word of the process.
+    private func word(_ address: UInt) -> UInt? {
+        guard let bytes = read(address, count: 8) else { return nil }
+        return unsafe bytes.withUnsafeBytes { unsafe $0.loadUnaligned(as: UInt.self) }
+    }
+
+    /// The image holding a remote address.
+    private func image(containing address: UInt) -> RemoteImagePlace? {
+        images.first { address >= $0.remoteLow && address < $0.remoteHigh }
+    }
+
+    /// A remote address inside an image, as the same place in the image's copy.
+    private func local(_ address: UInt) -> UnsafeRawPointer? {
+        guard let image = image(containing: address) else { return nil }
+        return unsafe UnsafeRawPointer(bitPattern: address - image.remoteBias + image.localBias)
+    }
+
+    /// One of the images' descriptors, of the raw kinds given (`ContextDescriptorKind`: 3
+    /// protocol, 16 class, 17 struct, 18 enum), at a remote address.
+    private func descriptor(at address: UInt, kinds: Set<UInt8>) -> DescriptorReference? {
+        guard let pointer = unsafe local(address), knownDescriptors.contains(UInt(bitPattern: pointer)) else {
+            return nil
+        }
+        let descriptor = unsafe DescriptorReference(pointer)
+        return kinds.contains(descriptor.rawKind) ? descriptor : nil
+    }
+
+    /// The facts of a class of the process, from its metadata's address point, or `nil` when the
+    /// words there are no Swift class metadata whose descriptor is a class of one of the images.
+    func classFacts(at address: UInt) -> RemoteClassFacts? {
+        guard address % 8 == 0, let bytes = read(address, count: 56) else { return nil }
+        func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
+            unsafe bytes.withUnsafeBytes { unsafe $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+        }
+        // ClassMetadataLayout on Linux: kind 0, flags with UsesSwiftRefcounting (0x2).
+        let instanceSize = Int(load(24, UInt32.self))
+        let alignmentMask = Int(load(28, UInt16.self))
+        let classSize = Int(load(32, UInt32.self))
+        let addressPoint = Int(load(36, UInt32.self))
+        guard load(0, UInt.self) == 0, load(16, UInt32.self) & 0x2 != 0, instanceSize >= 16,
+            alignmentMask < 4096, (alignmentMask + 1) & alignmentMask == 0, addressPoint >= 16,
+            classSize > addressPoint, classSize <= 1 << 20,
+            let descriptor = descriptor(at: load(40, UInt.self), kinds: [16])
+        else { return nil }
+        return RemoteClassFacts(
+            descriptor: descriptor,
+            instanceSize: instanceSize,
+            alignmentMask: alignmentMask,
+            allowsTailAllocation: instanceSize == 16 || isStandardLibraryDerived(load(8, UInt.self)),
+            isGeneric: descriptor.isGeneric
+        )
+    }
+
+    /// Whether a class chain from `superclass` up reaches a class of the standard library.
+    private func isStandardLibraryDerived(_ superclass: UInt) -> Bool {
+        var current = superclass
+        for _ in 0..<64 where current != 0 {
+            guard let description = word(current + 40), let image = image(containing: description) else {
+                return false
+            }
+            if image.isStandardLibrary { return true }
+            guard let next = word(current + 8) else { return false }
+            current = next
+        }
+        return false
+    }
+
+    /// A copy of the metadata at a remote address point, its pointers translated, or `nil` for a
+    /// kind this copier does not cover.
+    func copy(metadata address: UInt, depth: Int = 0) -> MetadataReference? {
+        if let copy = copies[address], let pointer = unsafe UnsafeRawPointer(bitPattern: copy) {
+            return unsafe MetadataReference(pointer)
+        }
+        guard depth < RuntimeMetadataLimits.maximumNameNesting, !refused.contains(address), address % 8 == 0 else {
+            return nil
+        }
+        guard let copy = unsafe makeCopy(of: address, depth: depth) else {
+            refused.insert(address)
+            return nil
+        }
+        copies[address] = UInt(bitPattern: copy)
+        return unsafe MetadataReference(copy)
+    }
+
+    /// Copies `count` bytes from `start` into memory kept for the life of the process.
+    private func keep(_ start: UInt, count: Int) -> UnsafeMutableRawPointer? {
+        guard let bytes = read(start, count: count) else { return nil }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+        unsafe bytes.withUnsafeBytes { unsafe memory.copyMemory(from: $0.baseAddress!, byteCount: count) }
+        return unsafe memory
+    }
+
+    private func makeCopy(of address: UInt, depth: Int) -> UnsafeRawPointer? {
+        guard let kind = word(address) else { return nil }
+        switch kind {
+        case 0:
+            return unsafe copyClass(address, depth: depth)
+        case MetadataKind.struct.rawValue, MetadataKind.enum.rawValue, MetadataKind.optional.rawValue:
+            return unsafe copyValueType(address, depth: depth)
+        case MetadataKind.tuple.rawValue:
+            return unsafe copyTuple(address, depth: depth)
+        case MetadataKind.function.rawValue:
+            return unsafe copyFunction(address, depth: depth)
+        case MetadataKind.existential.rawValue:
+            return unsafe copyExistential(address, depth: depth)
+        case MetadataKind.metatype.rawValue, MetadataKind.existentialMetatype.rawValue:
+            // Kind, instance type, and an existential metatype's flags.
+            guard let memory = unsafe keep(address - 8, count: 32) else { return nil }
+            let copy = unsafe UnsafeRawPointer(memory + 8)
+            guard
+                let instance = unsafe self.copy(
+                    metadata: memory.load(fromByteOffset: 16, as: UInt.self),
+                    depth: depth + 1
+                )
+            else { return nil }
+            unsafe memory.storeBytes(of: UInt(bitPattern: instance.address), toByteOffset: 16, as: UInt.self)
+            return unsafe copy
+        default:
+            return nil
+        }
+    }
+
+    /// Translates the generic arguments of a copied nominal type's metadata.
+    private func translateArguments(of copy: UnsafeRawPointer, depth: Int) -> Bool {
+        let metadata = unsafe MetadataReference(copy)
+        guard let descriptor = metadata.typeDescriptor, descriptor.isGeneric else { return true }
+        guard let vector = unsafe metadata.genericArgumentVector, let context = unsafe descriptor.genericContext
+        else { return false }
+        let mutable = unsafe UnsafeMutableRawPointer(mutating: vector)
+        var slot = unsafe context.shapeClassCount
+        for parameter in unsafe context.parameters where parameter & 0x80 != 0 {
+            defer { slot += 1 }
+            switch parameter & 0x3F {
+            case 0:
+                let remote = unsafe mutable.load(fromByteOffset: slot * 8, as: UInt.self)
+                guard let argument = self.copy(metadata: remote, depth: depth + 1) else { return false }
+                unsafe mutable.storeBytes(of: UInt(bitPattern: argument.address), toByteOffset: slot * 8, as: UInt.self)
+            case 2:
+                continue
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    private func copyClass(_ address: UInt, depth: Int) -> UnsafeRawPointer? {
+        guard let facts = classFacts(at: address), let header = read(address + 32, count: 8) else { return nil }
+        let classSize = unsafe Int(header.withUnsafeBytes { unsafe $0.loadUnaligned(as: UInt32.self) })
+        let addressPoint = unsafe Int(
+            header.withUnsafeBytes { unsafe $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self) }
+        )
+        guard let memory = unsafe keep(address - UInt(addressPoint), count: classSize) else { return nil }
+        let copy = unsafe memory + addressPoint
+        // The superclass is not followed; the description is the image copy's.
+        unsafe copy.storeBytes(of: 0, toByteOffset: 8, as: UInt.self)
+        unsafe copy.storeBytes(of: UInt(bitPattern: facts.descriptor.address), toByteOffset: 40, as: UInt.self)
+        return unsafe translateArguments(of: copy, depth: depth) ? UnsafeRawPointer(copy) : nil
+    }
+
+    private func copyValueType(_ address: UInt, depth: Int) -> UnsafeRawPointer? {
+        guard let remoteDescriptor = word(address + 8),
+            let descriptor = descriptor(at: remoteDescriptor, kinds: [17, 18])
+        else { return nil }
+        // Value witnesses, kind, description, then the key arguments.
+        let count = 24 + 8 * max(descriptor.genericKeyArgumentCount, 0)
+        guard let memory = unsafe keep(address - 8, count: count) else { return nil }
+        let copy = unsafe memory + 8
+        unsafe copy.storeBytes(of: UInt(bitPattern: descriptor.address), toByteOffset: 8, as: UInt.self)
+        return unsafe translateArguments(of: copy, depth: depth) ? UnsafeRawPointer(copy) : nil
+    }
+
+    private func copyTuple(_ address: UInt, depth: Int) -> UnsafeRawPointer? {
+        guard let elementCount = word(address + 8), elementCount <= 4096,
+            let memory = unsafe keep(address - 8, count: 32 + 16 * Int(elementCount))
+        else { return nil }
+        let copy = unsafe memory + 8
+        // Labels: one C string, space-separated, or null.
+        let labels = unsafe copy.load(fromByteOffset: 16, as: UInt.self)
+        if labels != 0 {
+            guard let text = read(labels, count: 1), text.first != nil else { return nil }
+            var bytes: [UInt8] = []
+            var at = labels
+            while bytes.count < 65_536, let chunk = read(at, count: 1), chunk[0] != 0 {
+                bytes.append(chunk[0])
+                at += 1
+            }
+            let kept = UnsafeMutableRawPointer.allocate(byteCount: bytes.count + 1, alignment: 1)
+            unsafe kept.initializeMemory(as: UInt8.self, from: bytes + [0], count: bytes.count + 1)
+            unsafe copy.storeBytes(of: UInt(bitPattern: kept), toByteOffset: 16, as: UInt.self)
+        }
+        for index in 0..<Int(elementCount) {
+            let offset = 24 + 16 * index
+            guard
+                let element = unsafe self.copy(
+                    metadata: copy.load(fromByteOffset: offset, as: UInt.self),
+                    depth: depth + 1
+                )
+            else { return nil }
+            unsafe copy.storeBytes(of: UInt(bitPattern: element.address), toByteOffset: offset, as: UInt.self)
+        }
+        return UnsafeRawPointer(copy)
+    }
+
+    private func copyFunction(_ address: UInt, depth: Int) -> UnsafeRawPointer? {
+        guard let flags = word(address + 8) else { return nil }
+        let parameterCount = Int(flags & FunctionTypeMetadataLayout.Flag.numParametersMask)
+        // The fields, parameters, parameter flags and the trailing words, read generously and
+        // then measured by the layout.
+        let generous = 24 + 12 * parameterCount + 48
+        guard let memory = unsafe keep(address - 8, count: generous) else { return nil }
+        let copy = unsafe memory + 8
+        let layout = unsafe FunctionTypeMetadataLayout(UnsafeRawPointer(copy))
+        guard unsafe layout.size <= generous - 8 else { return nil }
+        var offsets = [16] + (0..<parameterCount).map { 24 + 8 * $0 }
+        if let offset = unsafe layout.globalActorOffset { offsets.append(offset) }
+        if let offset = unsafe layout.thrownErrorOffset { offsets.append(offset) }
+        for offset in offsets {
+            guard
+                let type = unsafe self.copy(
+                    metadata: copy.load(fromByteOffset: offset, as: UInt.self),
+                    depth: depth + 1
+                )
+            else { return nil }
+            unsafe copy.storeBytes(of: UInt(bitPattern: type.address), toByteOffset: offset, as: UInt.self)
+        }
+        return UnsafeRawPointer(copy)
+    }
+
+    private func copyExistential(_ address: UInt, depth: Int) -> UnsafeRawPointer? {
+        guard let header = read(address + 8, count: 8) else { return nil }
+        let flags = unsafe header.withUnsafeBytes { unsafe $0.loadUnaligned(as: UInt32.self) }
+        let protocolCount = unsafe Int(
+            header.withUnsafeBytes { unsafe $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self) }
+        )
+        let hasSuperclass = flags & ExistentialTypeMetadataLayout.Flag.hasSuperclassMask != 0
+        guard protocolCount <= 4096,
+            let memory = unsafe keep(address - 8, count: 24 + (hasSuperclass ? 8 : 0) + 8 * protocolCount)
+        else { return nil }
+        let copy = unsafe memory + 8
+        var offset = 16
+        if hasSuperclass {
+            guard
+                let superclass = unsafe self.copy(
+                    metadata: copy.load(fromByteOffset: 16, as: UInt.self),
+                    depth: depth + 1
+                )
+            else { return nil }
+            unsafe copy.storeBytes(of: UInt(bitPattern: superclass.address), toByteOffset: 16, as: UInt.self)
+            offset += 8
+        }
+        for index in 0..<protocolCount {
+            let at = offset + 8 * index
+            let reference = unsafe copy.load(fromByteOffset: at, as: UInt.self)
+            // ProtocolDescriptorRef: the low bit marks an Objective-C protocol.
+            guard reference & 1 == 0, let descriptor = descriptor(at: reference, kinds: [3]) else {
+                return nil
+            }
+            unsafe copy.storeBytes(of: UInt(bitPattern: descriptor.address), toByteOffset: at, as: UInt.self)
+        }
+        return UnsafeRawPointer(copy)
+    }
+}
