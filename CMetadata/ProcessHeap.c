@@ -123,6 +123,11 @@ static bool setContains(const AddressSet *set, uintptr_t address) {
     return false;
 }
 
+/// A candidate block, as the walk finds it.
+typedef struct Block {
+    uintptr_t address, size, metadata;
+} Block;
+
 /// Everything a scan holds.
 typedef struct Scan {
     pid_t pid;
@@ -132,7 +137,7 @@ typedef struct Scan {
     uintptr_t *cacheCandidates;
     size_t cacheCandidateCount, cacheCandidateCapacity;
     AddressSet freeChunks;
-    CMDHeapBlock *blocks;
+    Block *blocks;
     size_t blockCount, blockCapacity;
 } Scan;
 
@@ -179,10 +184,10 @@ static int addRegion(Scan *scan, uintptr_t start, uintptr_t end, uintptr_t first
     return 0;
 }
 
-static bool addBlock(Scan *scan, CMDHeapBlock block) {
+static bool addBlock(Scan *scan, Block block) {
     if (scan->blockCount == scan->blockCapacity) {
         size_t capacity = scan->blockCapacity ? scan->blockCapacity * 2 : 4096;
-        CMDHeapBlock *blocks = realloc(scan->blocks, capacity * sizeof(CMDHeapBlock));
+        Block *blocks = realloc(scan->blocks, capacity * sizeof(Block));
         if (!blocks) return false;
         scan->blocks = blocks;
         scan->blockCapacity = capacity;
@@ -332,8 +337,7 @@ static bool walkRegion(Scan *scan, const Region *region, bool *outOfMemory) {
                 memcpy(header, region->bytes + (chunk - region->start) + 16, 16);
                 if (header[0] != 0 && header[0] % 8 == 0 && header[0] < ((uint64_t)1 << 47) &&
                     isAlive(scan, chunk + 16, header[1])) {
-                    if (!addBlock(scan, (CMDHeapBlock){chunk + 16, size - 8, (uintptr_t)header[0],
-                                                       (uintptr_t)header[1]})) {
+                    if (!addBlock(scan, (Block){chunk + 16, size - 8, (uintptr_t)header[0]})) {
                         *outOfMemory = true;
                     }
                 }
@@ -540,7 +544,7 @@ static bool scanMappedChunks(Scan *scan, const Mapping *mappings, size_t count, 
             }
             if (walk && header[2] != 0 && header[2] % 8 == 0 && header[2] < ((uint64_t)1 << 47) &&
                 isAlive(scan, chunk + 16, header[3])) {
-                if (!addBlock(scan, (CMDHeapBlock){chunk + 16, size - 16, (uintptr_t)header[2], (uintptr_t)header[3]})) {
+                if (!addBlock(scan, (Block){chunk + 16, size - 16, (uintptr_t)header[2]})) {
                     return false;
                 }
             }
@@ -548,6 +552,74 @@ static bool scanMappedChunks(Scan *scan, const Mapping *mappings, size_t count, 
         }
     }
     return true;
+}
+
+/// Groups the scan's blocks by first word into the result's arrays: one pass to count each
+/// group, one to place each block after its group's predecessors, in walk order.
+static bool groupBlocks(Scan *scan, CMDHeapScan *result) {
+    size_t capacity = 1024;
+    while (capacity < scan->blockCount * 2) capacity *= 2;
+    // Open addressing: metadata word -> group index + 1.
+    uintptr_t *keys = calloc(capacity, sizeof(uintptr_t));
+    size_t *indices = calloc(capacity, sizeof(size_t));
+    size_t *groupOf = malloc((scan->blockCount + 1) * sizeof(size_t));
+    CMDHeapGroup *groups = malloc((scan->blockCount + 1) * sizeof(CMDHeapGroup));
+    uintptr_t *addresses = malloc((scan->blockCount + 1) * sizeof(uintptr_t));
+    uintptr_t *sizes = malloc((scan->blockCount + 1) * sizeof(uintptr_t));
+    if (!keys || !indices || !groupOf || !groups || !addresses || !sizes) {
+        free(keys), free(indices), free(groupOf), free(groups), free(addresses), free(sizes);
+        return false;
+    }
+    size_t groupCount = 0;
+    for (size_t index = 0; index < scan->blockCount; index++) {
+        uintptr_t metadata = scan->blocks[index].metadata;
+        size_t at = addressHash(metadata, capacity);
+        while (keys[at] && keys[at] != metadata) at = (at + 1) & (capacity - 1);
+        if (!keys[at]) {
+            keys[at] = metadata;
+            indices[at] = groupCount;
+            groups[groupCount++] = (CMDHeapGroup){metadata, 0, 0};
+        }
+        groupOf[index] = indices[at];
+        groups[indices[at]].count++;
+    }
+    size_t next = 0;
+    for (size_t group = 0; group < groupCount; group++) {
+        groups[group].start = next;
+        next += groups[group].count;
+        groups[group].count = 0;
+    }
+    for (size_t index = 0; index < scan->blockCount; index++) {
+        CMDHeapGroup *group = &groups[groupOf[index]];
+        size_t position = group->start + group->count++;
+        addresses[position] = scan->blocks[index].address;
+        sizes[position] = scan->blocks[index].size;
+    }
+    free(keys), free(indices), free(groupOf);
+    result->addresses = addresses;
+    result->sizes = sizes;
+    result->blockCount = scan->blockCount;
+    result->groups = groups;
+    result->groupCount = groupCount;
+    return true;
+}
+
+size_t cmd_filterHeapGroup(CMDHeapScan *scan, size_t group, uintptr_t minimum, uintptr_t maximum, uint64_t *bytes) {
+    *bytes = 0;
+    if (group >= scan->groupCount || !scan->addresses || !scan->sizes) return 0;
+    CMDHeapGroup *entry = &scan->groups[group];
+    size_t kept = 0;
+    for (size_t index = 0; index < entry->count; index++) {
+        size_t from = entry->start + index;
+        uintptr_t size = scan->sizes[from];
+        if (size < minimum || size > maximum) continue;
+        scan->addresses[entry->start + kept] = scan->addresses[from];
+        scan->sizes[entry->start + kept] = size;
+        *bytes += size;
+        kept++;
+    }
+    entry->count = kept;
+    return kept;
 }
 
 bool cmd_scanProcessHeap(int32_t pid, CMDHeapScan *result) {
@@ -590,12 +662,12 @@ bool cmd_scanProcessHeap(int32_t pid, CMDHeapScan *result) {
             scanned = heapFail(result, CMDProcessStatusExited, ESRCH, "process %d exited during the read", pid);
         }
     }
+    if (scanned && !groupBlocks(&scan, result)) {
+        scanned = heapFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
+    }
     if (scanned) {
         result->status = CMDProcessStatusRead;
         result->startTime = startTime;
-        result->blocks = scan.blocks;
-        result->blockCount = scan.blockCount;
-        scan.blocks = NULL;
     }
     freeScan(&scan);
     free(mappings);
@@ -624,12 +696,85 @@ bool cmd_readProcessHeapOnly(int32_t pid, uint64_t *bytes) {
 }
 
 void cmd_releaseHeapScan(CMDHeapScan *result) {
-    free(result->blocks);
-    result->blocks = NULL;
+    free(result->addresses);
+    free(result->sizes);
+    free(result->groups);
+    result->addresses = NULL;
+    result->sizes = NULL;
+    result->groups = NULL;
     result->blockCount = 0;
+    result->groupCount = 0;
 }
 
 #else
+
+/// Groups the scan's blocks by first word into the result's arrays: one pass to count each
+/// group, one to place each block after its group's predecessors, in walk order.
+static bool groupBlocks(Scan *scan, CMDHeapScan *result) {
+    size_t capacity = 1024;
+    while (capacity < scan->blockCount * 2) capacity *= 2;
+    // Open addressing: metadata word -> group index + 1.
+    uintptr_t *keys = calloc(capacity, sizeof(uintptr_t));
+    size_t *indices = calloc(capacity, sizeof(size_t));
+    size_t *groupOf = malloc((scan->blockCount + 1) * sizeof(size_t));
+    CMDHeapGroup *groups = malloc((scan->blockCount + 1) * sizeof(CMDHeapGroup));
+    uintptr_t *addresses = malloc((scan->blockCount + 1) * sizeof(uintptr_t));
+    uintptr_t *sizes = malloc((scan->blockCount + 1) * sizeof(uintptr_t));
+    if (!keys || !indices || !groupOf || !groups || !addresses || !sizes) {
+        free(keys), free(indices), free(groupOf), free(groups), free(addresses), free(sizes);
+        return false;
+    }
+    size_t groupCount = 0;
+    for (size_t index = 0; index < scan->blockCount; index++) {
+        uintptr_t metadata = scan->blocks[index].metadata;
+        size_t at = addressHash(metadata, capacity);
+        while (keys[at] && keys[at] != metadata) at = (at + 1) & (capacity - 1);
+        if (!keys[at]) {
+            keys[at] = metadata;
+            indices[at] = groupCount;
+            groups[groupCount++] = (CMDHeapGroup){metadata, 0, 0};
+        }
+        groupOf[index] = indices[at];
+        groups[indices[at]].count++;
+    }
+    size_t next = 0;
+    for (size_t group = 0; group < groupCount; group++) {
+        groups[group].start = next;
+        next += groups[group].count;
+        groups[group].count = 0;
+    }
+    for (size_t index = 0; index < scan->blockCount; index++) {
+        CMDHeapGroup *group = &groups[groupOf[index]];
+        size_t position = group->start + group->count++;
+        addresses[position] = scan->blocks[index].address;
+        sizes[position] = scan->blocks[index].size;
+    }
+    free(keys), free(indices), free(groupOf);
+    result->addresses = addresses;
+    result->sizes = sizes;
+    result->blockCount = scan->blockCount;
+    result->groups = groups;
+    result->groupCount = groupCount;
+    return true;
+}
+
+size_t cmd_filterHeapGroup(CMDHeapScan *scan, size_t group, uintptr_t minimum, uintptr_t maximum, uint64_t *bytes) {
+    *bytes = 0;
+    if (group >= scan->groupCount || !scan->addresses || !scan->sizes) return 0;
+    CMDHeapGroup *entry = &scan->groups[group];
+    size_t kept = 0;
+    for (size_t index = 0; index < entry->count; index++) {
+        size_t from = entry->start + index;
+        uintptr_t size = scan->sizes[from];
+        if (size < minimum || size > maximum) continue;
+        scan->addresses[entry->start + kept] = scan->addresses[from];
+        scan->sizes[entry->start + kept] = size;
+        *bytes += size;
+        kept++;
+    }
+    entry->count = kept;
+    return kept;
+}
 
 bool cmd_scanProcessHeap(int32_t pid, CMDHeapScan *result) {
     memset(result, 0, sizeof(*result));
@@ -639,6 +784,12 @@ bool cmd_scanProcessHeap(int32_t pid, CMDHeapScan *result) {
 }
 
 void cmd_releaseHeapScan(CMDHeapScan *result) { (void)result; }
+
+size_t cmd_filterHeapGroup(CMDHeapScan *scan, size_t group, uintptr_t minimum, uintptr_t maximum, uint64_t *bytes) {
+    (void)scan, (void)group, (void)minimum, (void)maximum;
+    *bytes = 0;
+    return 0;
+}
 
 bool cmd_readProcessHeapOnly(int32_t pid, uint64_t *bytes) {
     (void)pid;

@@ -13,17 +13,14 @@
 
 CMD_ASSUME_NONNULL_BEGIN
 
-/// A heap block in use, whose first two words could be an object's header.
-typedef struct CMDHeapBlock {
-    /// The block's address in the process (what `malloc` returned).
-    uintptr_t address;
-    /// Its usable size (`malloc_usable_size`).
-    uintptr_t size;
-    /// Its first word: a Swift object's metadata.
+/// The blocks of a scan that share a first word: objects of one class, if it is one.
+typedef struct CMDHeapGroup {
+    /// The blocks' first word: a Swift object's metadata.
     uintptr_t metadata;
-    /// Its second word: a Swift object's reference counts.
-    uintptr_t referenceCounts;
-} CMDHeapBlock;
+    /// The group's blocks: `CMDHeapScan.addresses[start..<start + count]`, with their usable
+    /// sizes at the same positions of `CMDHeapScan.sizes`.
+    size_t start, count;
+} CMDHeapGroup;
 
 /// What a scan of a heap found.
 typedef struct CMDHeapScan {
@@ -34,10 +31,14 @@ typedef struct CMDHeapScan {
     /// For a failure: what happened, NUL-terminated.
     char message[256];
     /// The blocks in use whose first word is an aligned non-zero address and whose second
-    /// reads as the counts of an object that is alive (not deinitializing): each block once, in
-    /// address order per heap. Freed by `cmd_releaseHeapScan`.
-    CMDHeapBlock *_Nullable blocks;
+    /// reads as the counts of an object that is alive (not deinitializing), grouped by first
+    /// word: each block once, its address (what `malloc` returned) and usable size at the same
+    /// position. Freed by `cmd_releaseHeapScan`.
+    uintptr_t *_Nullable addresses;
+    uintptr_t *_Nullable sizes;
     size_t blockCount;
+    CMDHeapGroup *_Nullable groups;
+    size_t groupCount;
     /// The bytes of heap read.
     uint64_t bytesRead;
     /// The arenas and heaps walked, and the heaps whose chunks changed during the read (a walk
@@ -60,8 +61,20 @@ typedef struct CMDHeapScan {
 /// - Returns: Whether the heap was scanned.
 CMD_EXTERN bool cmd_scanProcessHeap(int32_t pid, CMDHeapScan *result);
 
-/// Frees the block list of a scan.
+/// Frees the block lists of a scan.
 CMD_EXTERN void cmd_releaseHeapScan(CMDHeapScan *result);
+
+/// Keeps, in place and in order, the blocks of a group whose usable size lies in
+/// `[minimum, maximum]`; the group's count becomes theirs.
+/// - Parameters:
+///   - scan: A scan.
+///   - group: An index below `scan->groupCount`.
+///   - minimum: The least size kept.
+///   - maximum: The largest size kept.
+///   - bytes: Receives the sum of the kept blocks' sizes.
+/// - Returns: The number kept.
+CMD_EXTERN size_t cmd_filterHeapGroup(CMDHeapScan *scan, size_t group, uintptr_t minimum, uintptr_t maximum,
+                                      uint64_t *bytes);
 
 /// Reads the mappings that a scan reads, with `process_vm_readv` alone and nothing else: the
 /// floor of a census's time.

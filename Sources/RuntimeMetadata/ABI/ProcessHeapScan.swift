@@ -15,26 +15,51 @@ internal import Musl
 internal import Darwin
 #endif
 
-/// A heap block of another process that may be a Swift object.
-struct RemoteHeapBlock: Sendable {
-    /// The block's address there.
-    let address: UInt
-    /// Its usable size.
-    let size: Int
-    /// Its first word: an object's metadata.
-    let metadata: UInt
-}
+/// What a scan of another process's heap found: its candidate blocks, grouped by first word
+/// (CMDProcessHeap.h), held in CMetadata's memory until the scan is released.
+@safe
+final class RemoteHeapScan: @unchecked Sendable {
+    /// The scan, whose arrays this object owns.
+    private var scan: CMDHeapScan
 
-/// What a scan of another process's heap found.
-struct RemoteHeapScan: Sendable {
-    /// The candidate blocks.
-    let blocks: [RemoteHeapBlock]
+    fileprivate init(_ scan: CMDHeapScan) {
+        unsafe self.scan = scan
+    }
+
+    deinit {
+        unsafe cmd_releaseHeapScan(&scan)
+    }
+
     /// The bytes of heap read.
-    let bytesRead: Int
+    var bytesRead: Int { unsafe Int(scan.bytesRead) }
     /// The heaps whose chunks changed during the read.
-    let inconsistentHeapCount: Int
+    var inconsistentHeapCount: Int { unsafe Int(scan.inconsistentHeapCount) }
     /// The process's start time.
-    let startTime: UInt64
+    var startTime: UInt64 { unsafe scan.startTime }
+    /// The number of groups.
+    var groupCount: Int { unsafe scan.groupCount }
+
+    /// A group's first word: the metadata its blocks would have.
+    func metadata(ofGroup group: Int) -> UInt {
+        precondition(group >= 0 && group < groupCount)
+        return unsafe scan.groups![group].metadata
+    }
+
+    /// Keeps the blocks of a group whose usable size is in `sizes`.
+    /// - Returns: How many were kept, and their bytes.
+    func keep(group: Int, sizes: ClosedRange<Int>) -> (count: Int, bytes: Int) {
+        precondition(group >= 0 && group < groupCount)
+        var bytes: UInt64 = 0
+        let kept = unsafe cmd_filterHeapGroup(&scan, group, UInt(sizes.lowerBound), UInt(sizes.upperBound), &bytes)
+        return (kept, Int(bytes))
+    }
+
+    /// The addresses of a group's blocks, as kept.
+    func addresses(ofGroup group: Int) -> [UInt] {
+        precondition(group >= 0 && group < groupCount)
+        let entry = unsafe scan.groups![group]
+        return unsafe Array(UnsafeBufferPointer(start: scan.addresses! + entry.start, count: entry.count))
+    }
 }
 
 /// Reads another process's heap.
@@ -45,7 +70,6 @@ enum ProcessHeapScan {
     /// - Throws: ``ProcessReadFailure``.
     static func scan(processID: Int32) throws(ProcessReadFailure) -> RemoteHeapScan {
         var result = unsafe CMDHeapScan()
-        defer { unsafe cmd_releaseHeapScan(&result) }
         guard unsafe cmd_scanProcessHeap(processID, &result) else {
             let kind: ProcessReadFailure.Kind =
                 switch unsafe result.status {
@@ -58,17 +82,10 @@ enum ProcessHeapScan {
             let message = unsafe withUnsafeBytes(of: result.message) { bytes in
                 unsafe String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
+            unsafe cmd_releaseHeapScan(&result)
             throw ProcessReadFailure(kind: kind, systemError: unsafe result.systemError, message: message)
         }
-        let blocks = unsafe UnsafeBufferPointer(start: result.blocks, count: result.blockCount).map {
-            RemoteHeapBlock(address: $0.address, size: Int($0.size), metadata: $0.metadata)
-        }
-        return unsafe RemoteHeapScan(
-            blocks: blocks,
-            bytesRead: Int(result.bytesRead),
-            inconsistentHeapCount: Int(result.inconsistentHeapCount),
-            startTime: result.startTime
-        )
+        return unsafe RemoteHeapScan(result)
     }
 
     /// Reads the heap mappings a scan reads, and nothing else: the floor of a census's time.

@@ -20,18 +20,17 @@ extension ProcessCensus {
             images: process.places,
             knownDescriptors: known
         )
-        // The blocks by first word: each distinct word is checked once.
-        var blocksByMetadata: [UInt: [RemoteHeapBlock]] = [:]
-        for block in scan.blocks { blocksByMetadata[block.metadata, default: []].append(block) }
+        // Each distinct first word is checked once, and its blocks kept by their size.
         var addresses: [String: [UInt]] = [:]
         var bytes: [String: Int] = [:]
-        for (metadata, blocks) in blocksByMetadata {
+        for group in 0..<scan.groupCount {
+            let metadata = scan.metadata(ofGroup: group)
             guard let facts = copies.classFacts(at: metadata) else { continue }
-            let objects = blocks.filter { Self.fits($0.size, facts) }
-            guard !objects.isEmpty else { continue }
+            let kept = scan.keep(group: group, sizes: Self.sizes(facts))
+            guard kept.count > 0 else { continue }
             let name = Self.name(of: metadata, facts: facts, copies: copies)
-            addresses[name, default: []] += objects.map(\.address)
-            bytes[name, default: 0] += objects.reduce(0) { $0 + $1.size }
+            addresses[name, default: []] += scan.addresses(ofGroup: group)
+            bytes[name, default: 0] += kept.bytes
         }
         let rows = addresses.map { Row(typeName: $0.key, count: $0.value.count, bytes: bytes[$0.key] ?? 0) }
         self.init(
@@ -46,15 +45,14 @@ extension ProcessCensus {
         )
     }
 
-    /// Whether a block's usable size fits an instance of the class: at least its instance size,
-    /// and, for a class that allocates no tail, no more than `malloc` gives for that size (its
-    /// rounding to 16 bytes and 8 of header; a page for a block of its own mapping, and the
+    /// The usable sizes of a block that fit an instance of the class: at least its instance
+    /// size, and, for a class that allocates no tail, no more than `malloc` gives for that size
+    /// (its rounding to 16 bytes and 8 of header; a page for a block of its own mapping, and the
     /// alignment an over-aligned class asks for).
-    private static func fits(_ size: Int, _ facts: RemoteClassFacts) -> Bool {
-        guard size >= facts.instanceSize else { return false }
-        if facts.allowsTailAllocation { return true }
-        let slack = size >= 128 * 1024 ? 4096 : 24 + max(facts.alignmentMask - 15, 0)
-        return size - facts.instanceSize <= slack
+    private static func sizes(_ facts: RemoteClassFacts) -> ClosedRange<Int> {
+        if facts.allowsTailAllocation { return facts.instanceSize...Int.max }
+        let slack = facts.instanceSize >= 120 * 1024 ? 4096 + 16 : 24 + max(facts.alignmentMask - 15, 0)
+        return facts.instanceSize...(facts.instanceSize + slack)
     }
 
     /// A class's name: its descriptor's, with its generic arguments read from its metadata.
