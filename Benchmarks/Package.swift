@@ -28,6 +28,18 @@ let package = Package(
             path: "Tools/ScaleProbe"
         ),
         .executableTarget(
+            name: "CensusTarget",
+            path: "Tools/CensusTarget"
+        ),
+        .executableTarget(
+            name: "CensusBench",
+            dependencies: [
+                .product(name: "RuntimeMetadata", package: "RuntimeMetadata"),
+                .product(name: "MetadataInspector", package: "RuntimeMetadata"),
+            ],
+            path: "Tools/CensusBench"
+        ),
+        .executableTarget(
             name: "ViewGraphBenchmarks",
             dependencies: [
                 .product(name: "ViewGraph", package: "RuntimeMetadata"),

@@ -199,3 +199,14 @@ public struct RemoteProcess: Sendable {
         }
     }
 }
+
+extension RemoteProcess {
+    /// Reads the heap mappings that ``census()`` reads, with `process_vm_readv` alone and nothing
+    /// else: the floor a census's time is measured against (the benchmarks' census row).
+    /// - Parameter processID: The process.
+    /// - Returns: The bytes read, or `nil` when they could not be read.
+    @_spi(Benchmarks)
+    public static func heapReadFloor(_ processID: Int32) -> Int? {
+        ProcessHeapScan.readOnly(processID: processID)
+    }
+}

@@ -1,0 +1,39 @@
+// CensusTarget: a process for the census benchmark (Benchmarks/Scripts/census.py). It holds
+// 1,000,000 live objects of four alternating classes (one generic, one a subclass), about 200 MB
+// of heap, prints `ready`, and waits until its standard input closes.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+typealias Twenty = (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
+let zeros: Twenty = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+final class Row { var values = zeros }
+final class Cell<Value> {
+    var value: Value
+    var padding = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    init(_ value: Value) { self.value = value }
+}
+final class Item {
+    var name = "item"
+    var padding = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+}
+class Base { var base = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0) }
+final class Derived: Base { var derived = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0) }
+
+let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 1_000_000 : 1_000_000
+var objects: [AnyObject] = []
+objects.reserveCapacity(count)
+for index in 0..<count {
+    switch index % 4 {
+    case 0: objects.append(Row())
+    case 1: objects.append(Cell(Double(index)))
+    case 2: objects.append(Item())
+    default: objects.append(Derived())
+    }
+}
+print("ready", getpid())
+fflush(nil)
+while readLine() != nil {}
+withExtendedLifetime(objects) {}
