@@ -123,6 +123,23 @@ struct ProcessListingTests {
         try compareWithFiles(pid: running.processID, files: [plugin: kept])
     }
 
+    @Test("A plugin whose file was replaced by another is listed from memory, with a note")
+    func replacedPlugin() throws {
+        let fixture = try processFixture.get()
+        let plugin = try pluginCopy(fixture)
+        defer { try? FileManager.default.removeItem(atPath: (plugin as NSString).deletingLastPathComponent) }
+        let running = try RunningFixture(program: fixture.program, plugin: plugin)
+        defer { running.stop() }
+        // Another file (another inode) at the plugin's path: a rebuilt plugin.
+        let replacement = plugin + ".new"
+        try Data("not the plugin".utf8).write(to: URL(fileURLWithPath: replacement))
+        #expect(rename(replacement, plugin) == 0)
+        let conformances = Inspector.run(["conformances", "--pid", "\(running.processID)", "--image", plugin])
+        #expect(conformances.status == 0, "\(conformances.error)")
+        #expect(conformances.output.contains("CensusPlugin.Widget"))
+        #expect(conformances.error.contains("note: \(plugin) was deleted or replaced"))
+    }
+
     @Test("Each process that cannot be read ends with its own error, below 128")
     func errors() throws {
         // No such process: above the kernel's largest pid.
