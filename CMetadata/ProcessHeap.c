@@ -234,6 +234,18 @@ static bool isArena(const uint64_t *words, uintptr_t address) {
     return empty >= 64 && next != 0 && next % 8 == 0;
 }
 
+/// Whether following `next` words from an arena's `next` leads back to the arena.
+static bool isInRing(pid_t pid, uintptr_t arena, uint64_t next) {
+    for (int hops = 0; hops < MAXIMUM_ARENAS && next != 0 && next % 8 == 0; hops++) {
+        if (next == arena) return true;
+        int32_t error = 0;
+        uint64_t following = 0;
+        if (cmd_readProcessMemory(pid, (uintptr_t)next + ARENA_NEXT, &following, 8, &error) != 8) return false;
+        next = following;
+    }
+    return false;
+}
+
 /// The name of a file's last path component.
 static const char *baseName(const char *path) {
     const char *slash = strrchr(path, '/');
@@ -258,7 +270,9 @@ static bool findMainArena(pid_t pid, const Mapping *mappings, size_t count, uint
             continue;
         }
         for (size_t at = 0; at + ARENA_SIZE <= size; at += 8) {
-            if (isArena(data + at / 8, mapping->start + at)) {
+            // The structure 16 bytes before or after an arena looks like one too, its bins shifted
+            // by one: the arena is the one its `next` ring leads back to.
+            if (isArena(data + at / 8, mapping->start + at) && isInRing(pid, mapping->start + at, data[at / 8 + ARENA_NEXT / 8])) {
                 *arena = mapping->start + at;
                 memcpy(words, (const uint8_t *)data + at, ARENA_SIZE);
                 free(data);
