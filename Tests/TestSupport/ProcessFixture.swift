@@ -41,6 +41,11 @@ private let programSource = """
     kept.append(Base())
     for _ in 0..<4 { kept.append(Box(1.5, [1, 2, 3])) }
     for _ in 0..<5 { kept.append(Box("five", 5)) }
+    // Arguments of every shape a name copies from the process: a labelled tuple, a function, an
+    // existential, a metatype, an optional.
+    kept.append(Box((1, label: "one"), { (value: Int) in value }))
+    kept.append(Box(Square() as any Shape, Int.self))
+    kept.append(Box(Optional(Square()), [String: Double]()))
     for _ in 0..<6 { kept.append(Int.Counter()) }
     for _ in 0..<7 { kept.append(Account()) }
     for index in 0..<2 {

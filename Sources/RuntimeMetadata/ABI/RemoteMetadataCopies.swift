@@ -11,6 +11,7 @@
 // life of the process: metadata is never freed, and the library's caches may key on them.
 
 internal import CMetadata
+import Synchronization
 
 /// Where one image of another process is, there and in this process.
 struct RemoteImagePlace: Sendable {
@@ -158,10 +159,20 @@ final class RemoteMetadataCopies: @unchecked Sendable {
         return unsafe MetadataReference(copy)
     }
 
+    /// Every copy's memory, kept reachable for the life of the process: the library's caches may
+    /// key on a copy's address, which must never name other metadata.
+    private static let kept = Mutex<[UInt]>([])
+
+    /// Keeps memory for the life of the process.
+    private static func keepForever(_ memory: UnsafeMutableRawPointer) {
+        kept.withLock { $0.append(UInt(bitPattern: memory)) }
+    }
+
     /// Copies `count` bytes from `start` into memory kept for the life of the process.
     private func keep(_ start: UInt, count: Int) -> UnsafeMutableRawPointer? {
         guard let bytes = read(start, count: count) else { return nil }
         let memory = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+        unsafe Self.keepForever(memory)
         unsafe bytes.withUnsafeBytes { unsafe memory.copyMemory(from: $0.baseAddress!, byteCount: count) }
         return unsafe memory
     }
@@ -254,14 +265,24 @@ final class RemoteMetadataCopies: @unchecked Sendable {
         // Labels: one C string, space-separated, or null.
         let labels = unsafe copy.load(fromByteOffset: 16, as: UInt.self)
         if labels != 0 {
-            guard let text = read(labels, count: 1), text.first != nil else { return nil }
+            // Read up to each page's end, so that a string ending before an unmapped page is read.
             var bytes: [UInt8] = []
             var at = labels
-            while bytes.count < 65_536, let chunk = read(at, count: 1), chunk[0] != 0 {
-                bytes.append(chunk[0])
-                at += 1
+            var ended = false
+            while !ended, bytes.count < 65_536 {
+                let count = 4096 - Int(at % 4096)
+                guard let chunk = read(at, count: count) else { return nil }
+                if let end = chunk.firstIndex(of: 0) {
+                    bytes += chunk[..<end]
+                    ended = true
+                } else {
+                    bytes += chunk
+                    at += UInt(count)
+                }
             }
+            guard ended else { return nil }
             let kept = UnsafeMutableRawPointer.allocate(byteCount: bytes.count + 1, alignment: 1)
+            unsafe Self.keepForever(kept)
             unsafe kept.initializeMemory(as: UInt8.self, from: bytes + [0], count: bytes.count + 1)
             unsafe copy.storeBytes(of: UInt(bitPattern: kept), toByteOffset: 16, as: UInt.self)
         }
