@@ -139,7 +139,25 @@ typedef struct Scan {
     AddressSet freeChunks;
     Block *blocks;
     size_t blockCount, blockCapacity;
+    /// The process's mappings, in address order (`/proc/PID/maps` lists them so).
+    const Mapping *mappings;
+    size_t mappingCount;
 } Scan;
+
+/// Whether an address lies in a readable mapping of the process, as an object's metadata must:
+/// a first word that does not is no object, and costs no read of the process.
+static bool isReadableAddress(const Scan *scan, uintptr_t address) {
+    size_t low = 0, high = scan->mappingCount;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (scan->mappings[middle].end <= address) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    return low < scan->mappingCount && scan->mappings[low].start <= address && scan->mappings[low].readable;
+}
 
 /// The copied byte at an address of the process, or NULL when no region holds `length` there.
 static const uint8_t *local(const Scan *scan, uintptr_t address, size_t length) {
@@ -349,7 +367,7 @@ static bool walkRegion(Scan *scan, const Region *region, bool *outOfMemory) {
             uint64_t header[2];
             if (size >= MINIMUM_CHUNK) {
                 memcpy(header, region->bytes + (chunk - region->start) + 16, 16);
-                if (header[0] != 0 && header[0] % 8 == 0 && header[0] < ((uint64_t)1 << 47) &&
+                if (header[0] != 0 && header[0] % 8 == 0 && isReadableAddress(scan, (uintptr_t)header[0]) &&
                     isAlive(scan, chunk + 16, header[1])) {
                     if (!addBlock(scan, (Block){chunk + 16, size - 8, (uintptr_t)header[0]})) {
                         *outOfMemory = true;
@@ -556,7 +574,7 @@ static bool scanMappedChunks(Scan *scan, const Mapping *mappings, size_t count, 
                 size > mapping->end - chunk) {
                 break;
             }
-            if (walk && header[2] != 0 && header[2] % 8 == 0 && header[2] < ((uint64_t)1 << 47) &&
+            if (walk && header[2] != 0 && header[2] % 8 == 0 && isReadableAddress(scan, (uintptr_t)header[2]) &&
                 isAlive(scan, chunk + 16, header[3])) {
                 if (!addBlock(scan, (Block){chunk + 16, size - 16, (uintptr_t)header[2]})) {
                     return false;
@@ -652,8 +670,10 @@ bool cmd_scanProcessHeap(int32_t pid, CMDHeapScan *result) {
     char *maps = NULL;
     uint64_t mainArenaWords[ARENA_SIZE / 8];
     uintptr_t mainArena = 0;
-    bool scanned = collectRegions((pid_t)pid, result, &mappings, &count, &maps, mainArenaWords, &mainArena) &&
-                   copyRegions((pid_t)pid, &scan, result, mappings, count, mainArenaWords, mainArena, true);
+    bool scanned = collectRegions((pid_t)pid, result, &mappings, &count, &maps, mainArenaWords, &mainArena);
+    scan.mappings = mappings;
+    scan.mappingCount = count;
+    scanned = scanned && copyRegions((pid_t)pid, &scan, result, mappings, count, mainArenaWords, mainArena, true);
     bool outOfMemory = false;
     if (scanned) {
         for (size_t index = 0; index < scan.regionCount; index++) {
