@@ -432,7 +432,9 @@ static void addFastBins(Scan *scan, const uint64_t *arena) {
         for (int steps = 0; chunk != 0 && steps < MAXIMUM_LIST; steps++) {
             uint64_t stored;
             if (chunk % 16 != 0 || !readWord(scan, chunk + 16, &stored)) break;
-            if (!setInsert(&scan->freeChunks, chunk)) return;
+            // A list that comes back to a chunk already seen is a cycle (a heap changed under
+            // the read, or forged): the rest was seen.
+            if (setContains(&scan->freeChunks, chunk) || !setInsert(&scan->freeChunks, chunk)) break;
             chunk = (uintptr_t)(stored ^ ((chunk + 16) >> 12));
         }
     }

@@ -41,6 +41,8 @@
 #define CMD_SECTIONS_BASE 8
 #define CMD_SECTIONS_RANGES 32
 #define CMD_SECTIONS_CHECKED 6
+/// The most bytes of a writable segment searched for the `MetadataSections` structure.
+#define CMD_SECTIONS_SEARCH_LIMIT ((size_t)64 << 20)
 
 static bool processFail(CMDProcessRead *result, CMDProcessStatus status, int error, const char *format, ...)
     __attribute__((format(printf, 4, 5)));
@@ -222,12 +224,14 @@ typedef struct ProcessSource {
     int error;
 } ProcessSource;
 
-/// Copies a segment's memory (its file bytes and the zero-filled rest the process may have
-/// written, where the `MetadataSections` structure lives) from the process.
+/// Copies the part of a segment its file holds from the process, as the file reader copies a
+/// file's: records lie there (ImageRecordCheck requires it), and the zero-filled rest, however
+/// large a segment's header makes it, is left zero.
 static bool copyFromProcess(void *context, const Segment *segment, void *destination, CMDImageFile *result) {
     ProcessSource *source = context;
+    if (segment->fileSize == 0) return true;
     int error = cmdproc_readTolerant(source->pid, source->remoteBias + (uintptr_t)segment->address, destination,
-                             (size_t)segment->memorySize);
+                                     (size_t)segment->fileSize);
     if (error != 0) {
         source->error = error;
         return cmdmap_fail(result, CMDImageFileStatusUnreadable, 0, "cannot read the process's memory: %s",
@@ -324,10 +328,11 @@ static bool findSections(pid_t pid, Candidate *candidate, int *error) {
     uintptr_t high = candidate->remoteBias + (uintptr_t)layout->high;
     for (size_t index = 0; index < layout->segmentCount; index++) {
         const Segment *segment = &layout->segments[index];
-        if ((segment->flags & PF_W) == 0 || segment->memorySize < 272 || segment->memorySize > CMD_LARGEST_SPAN) {
-            continue;
-        }
-        size_t size = (size_t)segment->memorySize;
+        // The structure is in `.bss` or `.data`, a few megabytes at most even in the standard
+        // library: a writable segment larger than the limit is not searched whole.
+        if ((segment->flags & PF_W) == 0 || segment->memorySize < 272) continue;
+        size_t size = segment->memorySize < CMD_SECTIONS_SEARCH_LIMIT ? (size_t)segment->memorySize
+                                                                      : CMD_SECTIONS_SEARCH_LIMIT;
         uint64_t *words = calloc(size / 8 + 1, 8);
         if (!words) continue;
         int readError = cmdproc_readTolerant(pid, candidate->remoteBias + (uintptr_t)segment->address, words, size);

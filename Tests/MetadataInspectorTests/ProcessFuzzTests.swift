@@ -60,14 +60,28 @@ struct ProcessFuzzTests {
         let heap = try #require(mappingStart(pid: pid) { $0.hasSuffix("[heap]") })
         let memory = try #require(FileHandle(forUpdatingAtPath: "/proc/\(pid)/mem"))
         defer { try? memory.close() }
+        // The metadata of the generic classes' instances, which the runtime allocated: a census
+        // copies it to name them, following its pointers.
+        var genericMetadata: [Int] = []
+        for (name, entry) in running.oracle where name.hasPrefix("CensusApp.Box<") {
+            guard let address = entry.addresses.first.flatMap({ Int($0.dropFirst(2), radix: 16) }) else { continue }
+            try memory.seek(toOffset: UInt64(address))
+            let word = try #require(try memory.read(upToCount: 8))
+            genericMetadata.append(Int(word.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
+        }
+        #expect(genericMetadata.count == 5)
         var generator = SplitMix(state: 40)
         let listings = [["types"], ["conformances"], ["fields"], ["protocols"], ["instances"]]
         var outcomes = (listed: 0, refused: 0)
         for round in 0..<96 {
-            // Which memory: a metadata section of the executable, or the heap.
+            // Which memory: a metadata section of the executable, the heap, or a generic class's
+            // metadata (its header, description, superclass and arguments).
             let inHeap = round % 3 == 2
             let (start, size): (Int, Int)
-            if inHeap {
+            if inHeap && round % 2 == 1 {
+                let metadata = genericMetadata[Int.random(in: 0..<genericMetadata.count, using: &generator)]
+                (start, size) = (metadata - 24, 24 + 128)
+            } else if inHeap {
                 (start, size) = (heap.start, heap.end - heap.start)
             } else {
                 let section = sections[Int.random(in: 0..<sections.count, using: &generator)]

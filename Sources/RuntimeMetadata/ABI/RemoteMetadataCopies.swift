@@ -53,6 +53,9 @@ final class RemoteMetadataCopies: @unchecked Sendable {
     private var copies: [UInt: UInt] = [:]
     /// Remote addresses that are no metadata this namer copies.
     private var refused: Set<UInt> = []
+    /// Remote addresses being copied: metadata that names itself (forged; the runtime makes none)
+    /// is refused rather than followed round.
+    private var inProgress: Set<UInt> = []
 
     /// - Parameters:
     ///   - processID: The process.
@@ -148,15 +151,22 @@ final class RemoteMetadataCopies: @unchecked Sendable {
         if let copy = copies[address], let pointer = unsafe UnsafeRawPointer(bitPattern: copy) {
             return unsafe MetadataReference(pointer)
         }
-        guard depth < RuntimeMetadataLimits.maximumNameNesting, !refused.contains(address), address % 8 == 0 else {
-            return nil
-        }
+        guard depth < RuntimeMetadataLimits.maximumNameNesting, !refused.contains(address), address % 8 == 0,
+            inProgress.insert(address).inserted
+        else { return nil }
+        defer { inProgress.remove(address) }
         guard let copy = unsafe makeCopy(of: address, depth: depth) else {
             refused.insert(address)
             return nil
         }
         copies[address] = UInt(bitPattern: copy)
         return unsafe MetadataReference(copy)
+    }
+
+    /// The addresses of `count` bytes from `memory`.
+    private static func bounds(_ memory: UnsafeMutableRawPointer, _ count: Int) -> Range<UInt> {
+        let start = UInt(bitPattern: memory)
+        return start..<(start + UInt(count))
     }
 
     /// Every copy's memory, kept reachable for the life of the process: the library's caches may
@@ -208,7 +218,13 @@ final class RemoteMetadataCopies: @unchecked Sendable {
     }
 
     /// Translates the generic arguments of a copied nominal type's metadata.
-    private func translateArguments(of copy: UnsafeRawPointer, depth: Int) -> Bool {
+    /// - Parameters:
+    ///   - copy: The copy's address point.
+    ///   - bounds: The memory the copy occupies: the vector's place comes from the descriptor,
+    ///     and a forged one may put it anywhere.
+    ///   - depth: The nesting so far.
+    /// - Returns: Whether every argument was copied and translated.
+    private func translateArguments(of copy: UnsafeRawPointer, bounds: Range<UInt>, depth: Int) -> Bool {
         let metadata = unsafe MetadataReference(copy)
         guard let descriptor = metadata.typeDescriptor, descriptor.isGeneric else { return true }
         guard let vector = unsafe metadata.genericArgumentVector, let context = unsafe descriptor.genericContext
@@ -217,6 +233,8 @@ final class RemoteMetadataCopies: @unchecked Sendable {
         var slot = unsafe context.shapeClassCount
         for parameter in unsafe context.parameters where parameter & 0x80 != 0 {
             defer { slot += 1 }
+            let word = UInt(bitPattern: vector) &+ UInt(slot * 8)
+            guard bounds.contains(word), bounds.upperBound - word >= 8 else { return false }
             switch parameter & 0x3F {
             case 0:
                 let remote = unsafe mutable.load(fromByteOffset: slot * 8, as: UInt.self)
@@ -242,7 +260,8 @@ final class RemoteMetadataCopies: @unchecked Sendable {
         // The superclass is not followed; the description is the image copy's.
         unsafe copy.storeBytes(of: 0, toByteOffset: 8, as: UInt.self)
         unsafe copy.storeBytes(of: UInt(bitPattern: facts.descriptor.address), toByteOffset: 40, as: UInt.self)
-        return unsafe translateArguments(of: copy, depth: depth) ? UnsafeRawPointer(copy) : nil
+        return unsafe translateArguments(of: copy, bounds: Self.bounds(memory, classSize), depth: depth)
+            ? UnsafeRawPointer(copy) : nil
     }
 
     private func copyValueType(_ address: UInt, depth: Int) -> UnsafeRawPointer? {
@@ -254,7 +273,8 @@ final class RemoteMetadataCopies: @unchecked Sendable {
         guard let memory = unsafe keep(address - 8, count: count) else { return nil }
         let copy = unsafe memory + 8
         unsafe copy.storeBytes(of: UInt(bitPattern: descriptor.address), toByteOffset: 8, as: UInt.self)
-        return unsafe translateArguments(of: copy, depth: depth) ? UnsafeRawPointer(copy) : nil
+        return unsafe translateArguments(of: copy, bounds: Self.bounds(memory, count), depth: depth)
+            ? UnsafeRawPointer(copy) : nil
     }
 
     private func copyTuple(_ address: UInt, depth: Int) -> UnsafeRawPointer? {
