@@ -119,6 +119,17 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
     ///   - context: What was accessed, such as "field 'onTap' of 'MyApp.Button'".
     case functionNotReabstractable(typeName: String, context: String)
 
+    /// How a value is stored depends on a declaration that cannot be resolved: a metatype of a
+    /// non-class type, stored in no bytes when the declaration names its instance type and in a
+    /// pointer when the declaration reaches it through a type parameter, is reached here
+    /// through an associated or opaque type of a generic declaration (`T.Element.Type`).
+    /// Nothing was read or written. See the DocC article "Understanding the ABI layer".
+    ///
+    /// - Parameters:
+    ///   - typeName: The stored type, which is or contains a metatype.
+    ///   - context: What was accessed, such as "field 'kind' of 'MyApp.Box<Swift.Array<Swift.Int>>'".
+    case unknownStorage(typeName: String, context: String)
+
     /// A new instance was asked for without a value for one of its stored properties.
     ///
     /// - Parameters:
@@ -196,6 +207,9 @@ public enum RuntimeMetadataError: Error, Sendable, Equatable, CustomStringConver
         case .functionNotReabstractable(let typeName, let context):
             return
                 "\(context) holds a function of type '\(typeName)' at its declared abstraction; without a reabstraction thunk, which only the compiler can emit, it cannot be read or written as a value"
+        case .unknownStorage(let typeName, let context):
+            return
+                "\(context) holds '\(typeName)' in a form its declaration decides, and the declaration reaches it through an associated or opaque type that cannot be resolved; nothing was read or written"
         case .missingValue(let name, let typeName):
             return "no value for field '\(name)' of '\(typeName)'"
         case .noEmptyValue(let typeName, let context):

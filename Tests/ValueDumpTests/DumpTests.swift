@@ -200,6 +200,25 @@ struct ValueDumpTests {
         expectSameDump([Int.self, String.self, Int.self] as [Any.Type])
     }
 
+    @Test("Thin metatype properties, stored in no bytes: dumped and diffed as Swift.dump and == see them")
+    func thinMetatypes() async {
+        // Each crashed before stored forms were read (child processes keep a regression contained).
+        await #expect(processExitsWith: .success) {
+            expectSameDump(ThinMetatypeHolder(a: 3, b: 4))
+            expectSameDump(ThinMetatypeObject())
+            let changes = ValueDump.differences(ThinMetatypeHolder(), ThinMetatypeHolder(b: 3))
+            #expect(changes.map(\.path) == [".b"])
+            #expect(ValueDump.differences(ThinMetatypeHolder(), ThinMetatypeHolder()).isEmpty)
+            var forms = StoredForms()
+            forms.tuple.0 = 8
+            forms.optional = nil
+            #expect(ValueDump.differences(StoredForms(), forms).map(\.path).sorted() == [".optional", ".tuple.0"])
+            var text = ""
+            ValueDump.dump(StoredForms(), to: &text)
+            #expect(text.contains("- .1: Swift.Int"))
+        }
+    }
+
     @Test("enums: no payload, single, labelled, several, indirect")
     func enums() {
         let values: [Payloads] = [.none, .one(1), .labelled(radius: 2), .two(3, name: "x"), .boxed(.boxed(.one(4)))]

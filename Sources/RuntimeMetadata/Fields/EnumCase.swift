@@ -46,6 +46,19 @@ public struct EnumCase: Hashable, Sendable, CustomStringConvertible {
     /// labelled value stays the one-element tuple `(radius: Double)`, which `Mirror` shows.
     let recordedPayloadType: TypeMetadata?
 
+    /// How the payload, as ``recordedPayloadType``, is stored (StoredRepresentation.swift);
+    /// `nil` when that depends on a declaration that cannot be resolved.
+    let recordedPayloadForm: OpaqueValueAccess.StoredForm?
+
+    /// How the payload, as ``payloadType``, is stored: a one-labelled-value tuple is laid out as
+    /// its element, and so is the element's form.
+    var payloadForm: OpaqueValueAccess.StoredForm? {
+        guard case .tuple(_, let elements)? = recordedPayloadForm?.shape, elements.count == 1,
+            recordedPayloadType?.tupleElements.count == 1
+        else { return recordedPayloadForm }
+        return elements[0]
+    }
+
     /// The name and payload.
     public var description: String {
         hasPayload ? "\(name)(\(payloadType?.name ?? "<unknown>"))" : name
@@ -104,7 +117,10 @@ extension TypeMetadata {
                                 declaredPattern(ofRecordAt: tag)
                             }
                         } ?? false,
-                        recordedPayloadType: recordedPayloadType
+                        recordedPayloadType: recordedPayloadType,
+                        recordedPayloadForm: recordedPayloadType.map {
+                            $0.storedForm(ofRecordAt: tag, in: self, mangledName: entry.mangledTypeName ?? "")
+                        } ?? .asType
                     )
                 )
             }

@@ -74,7 +74,7 @@ extension Field {
         if fieldType.isBuiltin, TypeMetadata(Value.self) != fieldType {
             throw .typeMismatch(expected: fieldType.name, actual: TypeMetadata(Value.self).name, context: context)
         }
-        if ownership == .strong, fieldType.reference == MetadataReference(Value.self) {
+        if ownership == .strong, storedForm == .asType, fieldType.reference == MetadataReference(Value.self) {
             // The property's own type: loaded where the root holds it, with no cast.
             do throws(OpaqueValueAccess.FieldReadFailure) {
                 return try OpaqueValueAccess.readField(
@@ -108,7 +108,8 @@ extension Field {
                 access: { rootAccess($0) },
                 offset: offset,
                 fieldType: fieldType.reference,
-                ownership: ownership.storage
+                ownership: ownership.storage,
+                form: storedForm
             )
         } catch {
             throw readError(error, fieldType: fieldType, requested: Any.self)
@@ -168,7 +169,8 @@ extension Field {
             access: { rootAccess($0) },
             offset: offset,
             fieldType: fieldType.reference,
-            ownership: ownership.storage
+            ownership: ownership.storage,
+            form: storedForm
         )
         switch outcome {
         case .done:
@@ -202,8 +204,14 @@ extension Field {
         if storage.withObject({ $0.storesSubstitutedFunction }) {
             throw .functionNotReabstractable(typeName: type.name, context: context)
         }
+        if storage.withObject({ $0.storedForm }) == nil {
+            throw .unknownStorage(typeName: type.name, context: context)
+        }
         return type
     }
+
+    /// How the property is stored, once ``resolvedType()`` has allowed access.
+    var storedForm: OpaqueValueAccess.StoredForm { storage.withObject { $0.storedForm } ?? .asType }
 
     /// How a root of a dynamic type reaches this property: a value of the declaring type holds
     /// it inline, an instance of the declaring class or a subclass in the object.

@@ -50,6 +50,33 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
     @inlinable
     public var ownership: Ownership { storage.withObject { $0.ownership } }
 
+    /// The number of bytes the property takes in its container: its type's size, except where
+    /// its declaration stores it in another form.
+    ///
+    /// A metatype of a struct, enum, tuple, function or existential declared as such (`var
+    /// kind: Int.Type`) has one value, which the compiler stores in no bytes, although the
+    /// metatype's own size, which generic code passes, is a pointer's; a tuple or optional
+    /// declared with one is laid out with it empty (`(Int, Int.Type)` takes 8 bytes, `Int.Type?`
+    /// one). A metatype declared through a type parameter (`T.Type`) is stored as its type
+    /// says. `nil` when the type is unknown, or its stored form depends on a declaration that
+    /// cannot be resolved (``RuntimeMetadataError/unknownStorage(typeName:context:)``).
+    public var storedSize: Int? {
+        storage.withObject { storage in
+            guard let type = storage.type, let form = storage.storedForm else { return nil }
+            return OpaqueValueAccess.storedSize(of: type.reference, form: form)
+        }
+    }
+
+    /// The type whose layout the property's storage has: ``type``, or for a property stored in
+    /// another form (``storedSize``), the form's own type (`()` for a thin metatype, `(Swift.Int,
+    /// ())` for `(Int, Int.Type)`); `nil` when ``storedSize`` is.
+    var storedType: TypeMetadata? {
+        storage.withObject { storage in
+            guard let type = storage.type, let form = storage.storedForm else { return nil }
+            return TypeMetadata(form.storedType(of: type.reference))
+        }
+    }
+
     /// Whether the record is marked indirect.
     public var isIndirect: Bool { storage.withObject { $0.isIndirect } }
 
@@ -107,8 +134,11 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
         /// Whether the property holds a function at its declared abstraction, which generic
         /// code cannot move (FunctionAbstraction.swift).
         let storesSubstitutedFunction: Bool
+        /// How the property is stored against its type's metadata (StoredRepresentation.swift);
+        /// `nil` when that depends on a declaration that cannot be resolved.
+        let storedForm: OpaqueValueAccess.StoredForm?
         /// Whether values can be read and written: the type is known, copyable and has value
-        /// witnesses, and is not a function at its declared abstraction.
+        /// witnesses, is not a function at its declared abstraction, and its stored form is known.
         let isAccessible: Bool
         /// The direct read, for an accessible strong property.
         @usableFromInline
@@ -140,10 +170,17 @@ public struct Field: Hashable, Sendable, CustomStringConvertible {
                 type?.storesSubstitutedFunction(declaredAs: mangledTypeName) {
                     declaringType.declaredPattern(ofRecordAt: index)
                 } ?? false
+            // No type: nothing is read, as its form.
+            let storedForm: OpaqueValueAccess.StoredForm? =
+                type.map { $0.storedForm(ofRecordAt: index, in: declaringType, mangledName: mangledTypeName) }
+                ?? .asType
+            self.storedForm = storedForm
             let isAccessible =
-                !storesSubstitutedFunction && (type.map { $0.isCopyable && $0.hasValueWitnesses } ?? false)
+                !storesSubstitutedFunction && storedForm != nil
+                && (type.map { $0.isCopyable && $0.hasValueWitnesses } ?? false)
             self.isAccessible = isAccessible
-            if isAccessible, ownership == .strong, let type {
+            // The direct read loads the property as its type lays it out.
+            if isAccessible, ownership == .strong, storedForm == .asType, let type {
                 let isPlainInline =
                     type.isPOD && type.isInlineStorage && type.kind != .existential
                     && type.kind != .extendedExistential

@@ -185,11 +185,18 @@ extension TypeMetadata {
                 context: "the payload of case '\(enumCase.name)' of '\(name)'"
             )
         }
+        guard let form = enumCase.payloadForm else {
+            throw .unknownStorage(
+                typeName: payloadType.name,
+                context: "the payload of case '\(enumCase.name)' of '\(name)'"
+            )
+        }
         guard
             let payload = OpaqueValueAccess.payload(
                 of: value,
                 metadata: record.reference,
                 payloadType: payloadType.reference,
+                form: form,
                 isIndirect: enumCase.isIndirect
             )
         else { throw .wrongKind(typeName: name, expected: "an enum") }
@@ -233,6 +240,9 @@ extension TypeMetadata {
             if enumCase.storesSubstitutedFunction {
                 throw .functionNotReabstractable(typeName: payloadType.name, context: context)
             }
+            if enumCase.payloadForm == nil {
+                throw .unknownStorage(typeName: payloadType.name, context: context)
+            }
             guard let payload else {
                 throw .typeMismatch(expected: payloadType.name, actual: "nil", context: context)
             }
@@ -256,6 +266,7 @@ extension TypeMetadata {
                 tag: enumCase.tag,
                 payload: payload,
                 payloadType: enumCase.hasPayload ? payloadType?.reference : nil,
+                payloadForm: enumCase.payloadForm ?? .asType,
                 isIndirect: enumCase.isIndirect
             )
         else { throw .wrongKind(typeName: name, expected: "an enum") }

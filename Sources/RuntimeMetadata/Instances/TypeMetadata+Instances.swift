@@ -115,6 +115,8 @@ extension TypeMetadata {
         let offset: Int
         let type: TypeMetadata
         let ownership: StorageOwnership
+        /// How the property is stored (StoredRepresentation.swift).
+        var form: OpaqueValueAccess.StoredForm = .asType
         let context: String
 
         /// The empty value of the property: its type's, except that a weak or unowned reference
@@ -148,6 +150,7 @@ extension TypeMetadata {
                 offset: offset,
                 type: type.reference,
                 ownership: ownership,
+                form: form,
                 value: converted
             )
         }
@@ -243,6 +246,7 @@ extension TypeMetadata {
                     offset: field.offset,
                     type: try field.resolvedType(),
                     ownership: field.ownership.storage,
+                    form: field.storedForm,
                     context: "field '\(field.name)' of '\(field.declaringType.name)'"
                 )
             }

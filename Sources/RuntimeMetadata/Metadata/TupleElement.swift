@@ -114,7 +114,9 @@ extension TupleElement {
                 access: { $0 == tuple ? .inline : nil },
                 offset: offset,
                 fieldType: elementType.reference,
-                ownership: .strong
+                ownership: .strong,
+                // A tuple value of its own type holds its elements as their types lay them out.
+                form: .asType
             )
         } catch {
             switch error {

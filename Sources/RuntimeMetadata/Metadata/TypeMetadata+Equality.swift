@@ -98,9 +98,11 @@ extension TypeMetadata {
         }
         switch type.kind {
         case .struct where depth < 64 && !bitwiseTypes.contains(type):
-            guard let fields = try? type.fields else { return add(offset..<(offset + type.size)) }
+            guard let fields = try? type.fields, fields.allSatisfy({ $0.type == nil || $0.storedType != nil }) else {
+                return add(offset..<(offset + type.size))
+            }
             for field in fields {
-                guard let fieldType = field.type, field.ownership == .strong else {
+                guard let fieldType = field.storedType, field.ownership == .strong else {
                     add((offset + field.offset)..<(offset + field.offset + MemoryLayout<UInt>.size))
                     continue
                 }
@@ -130,10 +132,13 @@ extension TypeMetadata {
         case .class:
             return .identity
         case .struct:
-            guard let fields = try? fields else { return .bytes([0..<size]) }
+            // Each property as it is stored: a thin metatype is no bytes (StoredRepresentation.swift).
+            guard let fields = try? fields, fields.allSatisfy({ $0.type == nil || $0.storedType != nil }) else {
+                return .bytes([0..<size])
+            }
             return Self.combine(
                 fields.map { field in
-                    guard let type = field.type, field.ownership == .strong else {
+                    guard let type = field.storedType, field.ownership == .strong else {
                         return .bytes(field.offset..<(field.offset + MemoryLayout<UInt>.size))
                     }
                     return Self.part(of: type, at: field.offset)
@@ -142,12 +147,17 @@ extension TypeMetadata {
         case .tuple:
             return Self.combine(tupleElements.map { Self.part(of: $0.type, at: $0.offset) })
         case .enum, .optional:
-            guard let cases = try? cases else { return .bytes([0..<size]) }
+            // Each payload as it is stored, as the enum's own layout holds it.
+            guard let cases = try? cases, cases.allSatisfy({ $0.payloadType == nil || $0.payloadForm != nil }) else {
+                return .bytes([0..<size])
+            }
             return .enumeration(
                 reference,
                 payloads: cases.map { enumCase in
-                    guard let payloadType = enumCase.payloadType, enumCase.hasPayload else { return nil }
-                    return (.deferred { payloadType.comparator }, enumCase.isIndirect, payloadType.reference)
+                    guard let payloadType = enumCase.payloadType, let form = enumCase.payloadForm, enumCase.hasPayload
+                    else { return nil }
+                    let storedType = TypeMetadata(form.storedType(of: payloadType.reference))
+                    return (.deferred { storedType.comparator }, enumCase.isIndirect, storedType.reference)
                 }
             )
         case .existential, .extendedExistential:

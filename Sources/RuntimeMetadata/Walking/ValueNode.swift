@@ -292,7 +292,8 @@ public struct ValueNode {
         return plan.withObject { box in
             guard box.value.layouts.indices.contains(index) else { return nil }
             let layout = box.value.layouts[index]
-            guard layout.type == type, layout.ownership == .strong, !layout.isWithheldFunction, !layout.isNoncopyable
+            guard layout.type == type, layout.ownership == .strong, layout.form == .asType,
+                !layout.isWithheldFunction, !layout.isNoncopyable
             else { return nil }
             return layout.offset
         }
@@ -413,6 +414,7 @@ public struct ValueNode {
     /// withheld function.
     private func payload(of enumCase: EnumCase, type payloadType: TypeMetadata) -> Any? {
         guard !enumCase.storesSubstitutedFunction else {
+            guard enumCase.recordedPayloadForm == .asType else { return nil }
             if handsOutFunctions {
                 return OpaqueValueAccess.payloadWithFunctionStandIns(
                     inAny: value,
@@ -432,10 +434,13 @@ public struct ValueNode {
                 )
             }
         }
+        // A payload stored in a form that cannot be decided is not read.
+        guard let form = enumCase.recordedPayloadForm else { return nil }
         return OpaqueValueAccess.enumPayload(
             inAny: value,
             metadata: type.reference,
             payloadType: payloadType.reference,
+            form: form,
             isIndirect: enumCase.isIndirect
         )
     }
@@ -447,7 +452,9 @@ public struct ValueNode {
         let layout: OpaqueValueAccess.PartLayout? = plan.withObject { box in
             index < box.value.layouts.count ? box.value.layouts[index] : nil
         }
-        guard let layout, layout.isWithheldFunction else { return nil }
+        // A tuple holding both a withheld function and a part stored in another form is withheld
+        // whole: the stand-ins copy parts at their types' own offsets.
+        guard let layout, layout.isWithheldFunction, layout.form == .asType else { return nil }
         let isObject = style == .class
         if handsOutFunctions {
             return OpaqueValueAccess.partWithFunctionStandIns(layout, of: value, isObject: isObject) {

@@ -169,6 +169,14 @@ extension TypeMetadata {
                 )
                 return WalkPlan(style: style, isCustomReflectable: isCustomReflectable, partsUnavailable: error)
             }
+            // A part stored in a form its declaration decides, and that cannot be decided.
+            guard let form = field.isTypeHidden ? .asType : field.storage.withObject({ $0.storedForm }) else {
+                let error = RuntimeMetadataError.unknownStorage(
+                    typeName: type.name,
+                    context: "field '\(field.name)' of '\(field.declaringType.name)'"
+                )
+                return WalkPlan(style: style, isCustomReflectable: isCustomReflectable, partsUnavailable: error)
+            }
             labels.append(field.name)
             types.append(type)
             declaring.append(field.declaringType)
@@ -179,7 +187,8 @@ extension TypeMetadata {
                     ownership: field.ownership.storage,
                     isWithheldFunction: field.storage.withObject { $0.storesSubstitutedFunction },
                     // A noncopyable part is listed with its type, and never copied.
-                    isNoncopyable: !type.isCopyable
+                    isNoncopyable: !type.isCopyable,
+                    form: form
                 )
             )
         }

@@ -5,7 +5,8 @@
 // an SPI written apart from this library) and against the value witnesses' size: each field
 // lies within its type's storage. A zero-sized field (an empty struct, such as
 // `_StringProcessing.Processor.metrics`) has no storage and sits at offset 0, as the compiler's
-// `MemoryLayout.offset(of:)` places it.
+// `MemoryLayout.offset(of:)` places it. A property's stored size (`Field.storedSize`) ends
+// before the next one starts.
 
 import Fixtures
 import Foundation
@@ -49,12 +50,20 @@ struct FieldOffsetSweepTests {
                 }
                 // Each field within the value (structs) or past the object header (classes).
                 let extent = isClass ? (metadata.instanceSize ?? Int.max) : metadata.size
-                for field in fields {
+                for (index, field) in fields.enumerated() {
                     checkedFields += 1
                     guard let fieldType = field.type else { continue }
-                    let size = field.ownership == .strong ? fieldType.size : MemoryLayout<UInt>.size
-                    if field.offset < (isClass ? 16 : 0) || field.offset + size > extent {
+                    // The size the property is stored in (a thin metatype takes none), which
+                    // ends before the next property starts: the compiler's offsets check it.
+                    let size =
+                        field.ownership == .strong ? (field.storedSize ?? fieldType.size) : MemoryLayout<UInt>.size
+                    // A property stored in no bytes sits at offset 0, in a class too.
+                    if (field.offset < (isClass ? 16 : 0) && size > 0) || field.offset + size > extent {
                         disagreements.append("\(metadata.name).\(field.name) at \(field.offset), size \(size)")
+                    }
+                    let next = fields[(index + 1)...].first { ($0.storedSize ?? 1) > 0 && $0.offset > 0 }
+                    if let next, size > 0, field.offset + size > next.offset {
+                        disagreements.append("\(metadata.name).\(field.name) overlaps \(next.name)")
                     }
                     if size == 0 && !isClass && field.offset != 0 && fieldType.kind == .struct {
                         disagreements.append("\(metadata.name).\(field.name): zero-sized at \(field.offset)")

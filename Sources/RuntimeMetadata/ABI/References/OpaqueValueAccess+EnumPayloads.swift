@@ -83,14 +83,25 @@ extension OpaqueValueAccess {
     ///   - value: The enum value.
     ///   - metadata: The enum's metadata.
     ///   - payloadType: The payload's type.
+    ///   - form: How the payload is stored (OpaqueValueAccess+StoredForms.swift).
     ///   - isIndirect: Whether the case is `indirect` (the payload is boxed).
     /// - Returns: The payload, or `nil` when the type has no enum witnesses.
-    static func payload<T>(of value: T, metadata: MetadataReference, payloadType: MetadataReference, isIndirect: Bool)
-        -> Any?
-    {
-        unsafe withProjectedPayload(of: value, metadata: metadata, payloadType: payloadType, isIndirect: isIndirect) {
-            unsafe copyAny(at: $0, type: payloadType.metatype)
+    static func payload<T>(
+        of value: T,
+        metadata: MetadataReference,
+        payloadType: MetadataReference,
+        form: StoredForm,
+        isIndirect: Bool
+    ) -> Any? {
+        let projected = unsafe withProjectedPayload(
+            of: value,
+            metadata: metadata,
+            payloadType: form.storedType(of: payloadType),
+            isIndirect: isIndirect
+        ) {
+            unsafe copyStored(at: $0, type: payloadType, form: form)
         }
+        return projected ?? nil
     }
 
     /// Calls `body` with the address of the payload of a copy of an enum value, leaving the
@@ -137,6 +148,7 @@ extension OpaqueValueAccess {
     ///   - tag: The case's tag.
     ///   - payload: The payload, already checked to be of `payloadType`, or `nil` for an empty case.
     ///   - payloadType: The payload's type.
+    ///   - payloadForm: How the payload is stored (OpaqueValueAccess+StoredForms.swift).
     ///   - isIndirect: Whether the case is `indirect`.
     /// - Returns: The value, or `nil` when the payload does not cast or the type has no enum witnesses.
     static func makeEnum<T>(
@@ -144,6 +156,7 @@ extension OpaqueValueAccess {
         tag: Int,
         payload: Any?,
         payloadType: MetadataReference?,
+        payloadForm: StoredForm,
         isIndirect: Bool
     ) -> T? {
         let metadata = MetadataReference(T.self)
@@ -157,6 +170,24 @@ extension OpaqueValueAccess {
             // Cast before allocating anything, so that a failed cast leaves nothing behind.
             func initialize<P>(_: P.Type) -> Bool {
                 guard let typed = payload as? P else { return false }
+                if !payloadForm.isAsType {
+                    // Stored in another form: converted into it, in the box for that form.
+                    let storedType = payloadForm.storedType(of: payloadType)
+                    var destination = unsafe raw
+                    if isIndirect {
+                        let allocation = unsafe RuntimeEntryPoints.allocateBox(for: storedType.address)
+                        unsafe raw.storeBytes(of: allocation.box, as: UnsafeMutableRawPointer.self)
+                        unsafe destination = allocation.value
+                    }
+                    return unsafe withUnsafePointer(to: typed) {
+                        unsafe initializeStored(
+                            destination,
+                            type: payloadType,
+                            form: payloadForm,
+                            from: UnsafeRawPointer($0)
+                        )
+                    }
+                }
                 if isIndirect {
                     let allocation = unsafe RuntimeEntryPoints.allocateBox(for: payloadType.address)
                     unsafe allocation.value.initializeMemory(as: P.self, repeating: typed, count: 1)

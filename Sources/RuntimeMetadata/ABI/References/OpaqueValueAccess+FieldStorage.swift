@@ -42,6 +42,7 @@ extension OpaqueValueAccess {
     ///   - offset: The property's offset.
     ///   - fieldType: The property's type.
     ///   - ownership: How the property holds a reference.
+    ///   - form: How the property is stored (OpaqueValueAccess+StoredForms.swift).
     /// - Returns: The value.
     /// - Throws: Why there is none. A thrown failure, not an outcome enum around the value: the
     ///   value then moves once, into the caller's result, where an enum holding it was copied
@@ -51,7 +52,8 @@ extension OpaqueValueAccess {
         access: (MetadataReference) -> RootAccess?,
         offset: Int,
         fieldType: MetadataReference,
-        ownership: StorageOwnership
+        ownership: StorageOwnership,
+        form: StoredForm
     ) throws(FieldReadFailure) -> Any {
         try unsafe withUnsafePointer(to: root) { pointer throws(FieldReadFailure) in
             try unsafe readField(
@@ -60,7 +62,8 @@ extension OpaqueValueAccess {
                 access: access,
                 offset: offset,
                 fieldType: fieldType,
-                ownership: ownership
+                ownership: ownership,
+                form: form
             )
         }
     }
@@ -92,18 +95,26 @@ extension OpaqueValueAccess {
         }
     }
 
-    /// ``readField(of:access:offset:fieldType:ownership:)`` on the root's storage.
+    /// ``readField(of:access:offset:fieldType:ownership:form:)`` on the root's storage.
     private static func readField(
         at root: UnsafeRawPointer,
         rootType: MetadataReference,
         access: (MetadataReference) -> RootAccess?,
         offset: Int,
         fieldType: MetadataReference,
-        ownership: StorageOwnership
+        ownership: StorageOwnership,
+        form: StoredForm
     ) throws(FieldReadFailure) -> Any {
         let base = try unsafe fieldBase(at: root, rootType: rootType, access: access)
         guard
-            let value = unsafe read(at: base, offset: offset, fieldType: fieldType, ownership: ownership, as: Any.self)
+            let value = unsafe read(
+                at: base,
+                offset: offset,
+                fieldType: fieldType,
+                ownership: ownership,
+                form: form,
+                as: Any.self
+            )
         else { throw .notReadable }
         return value
     }
@@ -250,6 +261,7 @@ extension OpaqueValueAccess {
     ///   - offset: The property's offset.
     ///   - fieldType: The property's type.
     ///   - ownership: How the property holds a reference.
+    ///   - form: How the property is stored (OpaqueValueAccess+StoredForms.swift).
     /// - Returns: `.done(())`, or why nothing was written.
     static func writeField<Root, Value>(
         _ value: Value,
@@ -257,7 +269,8 @@ extension OpaqueValueAccess {
         access: (MetadataReference) -> RootAccess?,
         offset: Int,
         fieldType: MetadataReference,
-        ownership: StorageOwnership
+        ownership: StorageOwnership,
+        form: StoredForm
     ) -> FieldOutcome<Void> {
         // One pass decides and writes in place: into an object, a value held directly, or a value
         // held in opaque containers, each of whose boxes is made unique first. It returns no
@@ -290,7 +303,8 @@ extension OpaqueValueAccess {
                 at: UnsafeMutableRawPointer(mutating: base),
                 offset: offset,
                 fieldType: fieldType,
-                ownership: ownership
+                ownership: ownership,
+                form: form
             )
             return (written ? .done(()) : .notCastable, dynamicType)
         }
@@ -307,7 +321,8 @@ extension OpaqueValueAccess {
                     at: bytes.baseAddress ?? UnsafeMutableRawPointer(bitPattern: 1)!,
                     offset: offset,
                     fieldType: fieldType,
-                    ownership: ownership
+                    ownership: ownership,
+                    form: form
                 )
             }
             guard written else { return .notCastable }

@@ -16,6 +16,8 @@ extension OpaqueValueAccess {
         let type: MetadataReference
         /// How the property holds its reference.
         let ownership: StorageOwnership
+        /// How the property is stored (OpaqueValueAccess+StoredForms.swift).
+        let form: StoredForm
         /// The value, of the property's type (an `as?` to `type` succeeds).
         let value: Any
     }
@@ -76,6 +78,7 @@ extension OpaqueValueAccess {
                 offset: property.offset,
                 fieldType: property.type,
                 ownership: property.ownership,
+                form: property.form,
                 initializing: true
             )
             // The value was cast to the property's type by the caller; casting a value to its own

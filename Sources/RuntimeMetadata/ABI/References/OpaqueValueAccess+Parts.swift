@@ -23,6 +23,8 @@ extension OpaqueValueAccess {
         /// Whether the part's type is noncopyable (a class's stored property of a generic
         /// parameter bound to a `~Copyable` type): it is never copied, and has no value here.
         let isNoncopyable: Bool
+        /// How the part is stored (OpaqueValueAccess+StoredForms.swift).
+        var form: StoredForm = .asType
     }
 
     /// Calls `body` with a copy of each part of a value, in order.
@@ -118,6 +120,9 @@ extension OpaqueValueAccess {
             // Optional's payload case, `some`, has tag 0.
             return tag == 0 ? nil : unsafe copyAny(at: address, type: part.type.metatype)
         }
+        if !part.form.isAsType {
+            return unsafe copyStored(at: base + part.offset, type: part.type, form: part.form)
+        }
         if part.ownership == .strong {
             return unsafe copyAny(at: base + part.offset, type: part.type.metatype)
         }
@@ -147,12 +152,14 @@ extension OpaqueValueAccess {
     ///   - value: The enum value, in an `Any`.
     ///   - metadata: Its type.
     ///   - payloadType: The payload's type.
+    ///   - form: How the payload is stored (OpaqueValueAccess+StoredForms.swift).
     ///   - isIndirect: Whether the case is `indirect`.
     /// - Returns: The payload, or `nil` when the type has no enum witnesses.
     static func enumPayload(
         inAny value: borrowing Any,
         metadata: MetadataReference,
         payloadType: MetadataReference,
+        form: StoredForm,
         isIndirect: Bool
     ) -> Any? {
         unsafe withUnsafePointer(to: value) { container in
@@ -162,7 +169,13 @@ extension OpaqueValueAccess {
             )
             func copyOut<T>(_: T.Type) -> Any? {
                 let typed = unsafe address.assumingMemoryBound(to: T.self).pointee
-                return payload(of: typed, metadata: metadata, payloadType: payloadType, isIndirect: isIndirect)
+                return payload(
+                    of: typed,
+                    metadata: metadata,
+                    payloadType: payloadType,
+                    form: form,
+                    isIndirect: isIndirect
+                )
             }
             return _openExistential(metadata.metatype, do: copyOut)
         }

@@ -30,6 +30,7 @@ extension OpaqueValueAccess {
     ///   - offset: The property's offset.
     ///   - fieldType: The property's type.
     ///   - ownership: How the property holds a reference.
+    ///   - form: How the property is stored (OpaqueValueAccess+StoredForms.swift).
     ///   - valueType: The requested type.
     /// - Returns: The value, or `nil` when it cannot be cast to the requested type.
     static func read<Value>(
@@ -37,9 +38,15 @@ extension OpaqueValueAccess {
         offset: Int,
         fieldType: MetadataReference,
         ownership: StorageOwnership,
+        form: StoredForm = .asType,
         as valueType: Value.Type
     ) -> Value? {
         let address = unsafe base + offset
+        if !form.isAsType {
+            // Stored in another form: converted to the property's type part by part.
+            guard let copy = unsafe copyStored(at: address, type: fieldType, form: form) else { return nil }
+            return copy as? Value
+        }
         switch ownership {
         case .weak:
             let object = unsafe address.assumingMemoryBound(to: WeakStorage.self).pointee.value
@@ -78,6 +85,7 @@ extension OpaqueValueAccess {
     ///   - offset: The property's offset.
     ///   - fieldType: The property's type.
     ///   - ownership: How the property holds a reference.
+    ///   - form: How the property is stored (OpaqueValueAccess+StoredForms.swift).
     ///   - initializing: Whether the property's memory is uninitialized, as in an object or value
     ///     being made, rather than holding a value to replace.
     /// - Returns: `false`, with memory untouched, when the value does not cast to the property's type.
@@ -87,9 +95,22 @@ extension OpaqueValueAccess {
         offset: Int,
         fieldType: MetadataReference,
         ownership: StorageOwnership,
+        form: StoredForm = .asType,
         initializing: Bool = false
     ) -> Bool {
         let address = unsafe base + offset
+        if !form.isAsType {
+            // Stored in another form: the value, cast to the property's type, converted to it.
+            func store<Field>(_: Field.Type) -> Bool {
+                guard let converted = value as? Field else { return false }
+                return unsafe withUnsafePointer(to: converted) { pointer in
+                    initializing
+                        ? unsafe initializeStored(address, type: fieldType, form: form, from: UnsafeRawPointer(pointer))
+                        : unsafe assignStored(address, type: fieldType, form: form, from: UnsafeRawPointer(pointer))
+                }
+            }
+            return _openExistential(fieldType.metatype, do: store)
+        }
         if ownership == .strong, MetadataReference(Value.self) == fieldType {
             if initializing {
                 unsafe address.assumingMemoryBound(to: Value.self).initialize(to: value)
