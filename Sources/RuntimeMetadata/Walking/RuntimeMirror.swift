@@ -297,8 +297,10 @@ public struct RuntimeMirror {
     private static func mirroredType(of metadata: TypeMetadata, value: borrowing Any) -> Any.Type {
         guard let type = metadata.type else { return Any.self }
         if type == Substring.self || type == StaticString.self { return String.self }
-        // An existential metatype (`Any.Type`) reports the metatype it holds, `Int.Type`.
-        if metadata.kind == .existentialMetatype, let metatype = copy value as? Any.Type {
+        // A metatype reports the metatype of the type it holds, as `type(of:)` does: an
+        // existential metatype (`Any.Type`) holding `Int.self` is `Int.Type`, and a class's
+        // metatype (`A.Type`) holding a subclass `C.self` is `C.Type`.
+        if metadata.kind == .existentialMetatype || metadata.kind == .metatype, let metatype = copy value as? Any.Type {
             return Swift.type(of: metatype)
         }
         return type
@@ -334,12 +336,19 @@ public struct RuntimeMirror {
         return standardLeaves.contains { $0 == identity }
     }
 
-    /// The standard library's leaves that are structs or enums.
-    private static let standardLeaves: [ObjectIdentifier] = [
-        Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self, UInt16.self, UInt32.self,
-        UInt64.self, Float.self, Double.self, Bool.self, String.self, Substring.self, Character.self,
-        StaticString.self, Unicode.Scalar.self, Int128.self, UInt128.self,
-    ].map { ObjectIdentifier($0) }
+    /// The standard library's leaves that are structs or enums: every number type, `Float80`
+    /// where it exists among them, and the text types.
+    private static let standardLeaves: [ObjectIdentifier] = {
+        var types: [Any.Type] = [
+            Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self, UInt16.self, UInt32.self,
+            UInt64.self, Float.self, Double.self, Bool.self, String.self, Substring.self, Character.self,
+            StaticString.self, Unicode.Scalar.self, Int128.self, UInt128.self,
+        ]
+        #if arch(x86_64) || arch(i386)
+        types.append(Float80.self)
+        #endif
+        return types.map { ObjectIdentifier($0) }
+    }()
 
     /// How an explicit initializer's subject's superclass is represented, as `Mirror` makes it:
     /// from the static type's superclass, generated, a custom ancestor (levels between it and

@@ -50,6 +50,11 @@ private func tree(_ mirror: RuntimeMirror, depth: Int, indent: String = "") -> [
     return lines
 }
 
+/// A stored class metatype holding a subclass.
+private struct HoldsClassMetatype {
+    var kind: StoredFormBase.Type = StoredFormSubclass.self
+}
+
 /// The first line where two trees differ, or `nil`.
 private func firstDifference(_ value: Any, depth: Int = 3) -> String? {
     let expected = tree(Mirror(reflecting: value), depth: depth)
@@ -157,6 +162,20 @@ struct RuntimeMirrorTests {
         #expect(!(children[0].value is WithheldFunction))
         #expect(children[1].value as? Int == 3)
         #expect(RuntimeMirror(reflecting: Shapes()).children.first?.value is (Int) -> Int)
+    }
+
+    @Test("A class metatype holding a subclass, and Float80: the same tree as Mirror's")
+    func metatypesAndFloat80() {
+        let metatype: StoredFormBase.Type = StoredFormSubclass.self
+        #expect(RuntimeMirror(reflecting: metatype).subjectType is StoredFormSubclass.Type.Type)
+        #expect(firstDifference(metatype) == nil)
+        #expect(firstDifference(HoldsClassMetatype()) == nil)
+        #expect(firstDifference(HoldsClassMetatype().kind as Any.Type) == nil)
+        #if arch(x86_64) || arch(i386)
+        #expect(RuntimeMirror(reflecting: Float80(1.5)).displayStyle == nil)
+        #expect(firstDifference(Float80(1.5)) == nil)
+        #expect(firstDifference((Float80(2), 1)) == nil)
+        #endif
     }
 
     @Test("Subject types: Substring and StaticString report String, as Mirror says")
