@@ -35,16 +35,7 @@ struct ArrayAlignment: Equatable {
         commonEnds: (prefix: Int, suffix: Int)? = nil,
         equal: (Int, Int) -> Bool
     ) -> ArrayAlignment? {
-        var prefix = commonEnds?.prefix ?? 0
-        var suffix = commonEnds?.suffix ?? 0
-        if commonEnds == nil {
-            while prefix < oldCount, prefix < newCount, equal(prefix, prefix) { prefix += 1 }
-            while suffix < oldCount - prefix, suffix < newCount - prefix,
-                equal(oldCount - 1 - suffix, newCount - 1 - suffix)
-            {
-                suffix += 1
-            }
-        }
+        let (prefix, suffix) = commonEnds ?? Self.commonEnds(oldCount: oldCount, newCount: newCount, equal: equal)
         let middleOld = oldCount - prefix - suffix
         let middleNew = newCount - prefix - suffix
         guard
@@ -59,6 +50,26 @@ struct ArrayAlignment: Equatable {
             removed: middle.removed.map { $0 + prefix },
             inserted: middle.inserted.map { $0 + prefix }
         )
+    }
+
+    /// The lengths of the common prefix and the common suffix of two sequences, the suffix
+    /// taken from what the prefix leaves.
+    /// - Parameters:
+    ///   - oldCount: The old sequence's length.
+    ///   - newCount: The new sequence's length.
+    ///   - equal: Whether the old sequence's element at the first index equals the new one's at
+    ///     the second.
+    /// - Returns: The two lengths.
+    static func commonEnds(oldCount: Int, newCount: Int, equal: (Int, Int) -> Bool) -> (prefix: Int, suffix: Int) {
+        var prefix = 0
+        var suffix = 0
+        while prefix < oldCount, prefix < newCount, equal(prefix, prefix) { prefix += 1 }
+        while suffix < oldCount - prefix, suffix < newCount - prefix,
+            equal(oldCount - 1 - suffix, newCount - 1 - suffix)
+        {
+            suffix += 1
+        }
+        return (prefix, suffix)
     }
 
     /// Myers's greedy search for a shortest script, forward, keeping each step's furthest

@@ -231,8 +231,8 @@ private struct Differ {
     /// (``ArrayAlignment``): an element removed from the old array is reported at its old index
     /// with `new` `nil`, one inserted at its new index with `old` `nil`, and a removal and an
     /// insertion at the same index are compared as one element changed there. When no script
-    /// of ``ArrayAlignment/maximumEdits`` edits aligns them, the elements are compared by
-    /// position.
+    /// of ``ArrayAlignment/maximumEdits`` edits aligns them, the elements between the common
+    /// prefix and suffix are compared by position.
     private mutating func compareAligned(
         _ oldElements: [Any],
         _ newElements: [Any],
@@ -240,14 +240,18 @@ private struct Differ {
         path: String,
         depth: Int
     ) {
+        let equal = { (old: Int, new: Int) in TypeMetadata.layoutEquals(oldElements[old], newElements[new]) }
+        let ends =
+            commonEnds
+            ?? ArrayAlignment.commonEnds(oldCount: oldElements.count, newCount: newElements.count, equal: equal)
         guard
             let alignment = ArrayAlignment.align(
                 oldCount: oldElements.count,
                 newCount: newElements.count,
-                commonEnds: commonEnds,
-                equal: { TypeMetadata.layoutEquals(oldElements[$0], newElements[$1]) }
+                commonEnds: ends,
+                equal: equal
             )
-        else { return comparePositions(oldElements, newElements, path: path, depth: depth) }
+        else { return comparePositions(oldElements, newElements, commonEnds: ends, path: path, depth: depth) }
         var removed = alignment.removed[...]
         var inserted = alignment.inserted[...]
         while !removed.isEmpty || !inserted.isEmpty {
@@ -266,19 +270,25 @@ private struct Differ {
         }
     }
 
-    /// Elements compared by position: each pair where both arrays have one, then the elements
-    /// only one array has.
-    private mutating func comparePositions(_ oldElements: [Any], _ newElements: [Any], path: String, depth: Int) {
-        for index in 0..<max(oldElements.count, newElements.count) {
-            if index < oldElements.count, index < newElements.count,
-                TypeMetadata.layoutEquals(oldElements[index], newElements[index])
-            {
+    /// Elements between the common prefix and suffix compared by position: each pair where both
+    /// arrays have one, then the elements only one array has, each at its own index.
+    private mutating func comparePositions(
+        _ oldElements: [Any],
+        _ newElements: [Any],
+        commonEnds: (prefix: Int, suffix: Int),
+        path: String,
+        depth: Int
+    ) {
+        let oldEnd = oldElements.count - commonEnds.suffix
+        let newEnd = newElements.count - commonEnds.suffix
+        for index in commonEnds.prefix..<max(oldEnd, newEnd) {
+            if index < oldEnd, index < newEnd, TypeMetadata.layoutEquals(oldElements[index], newElements[index]) {
                 continue
             }
             let step = path + "[\(index)]"
-            if index < oldElements.count, index < newElements.count {
+            if index < oldEnd, index < newEnd {
                 compare(oldElements[index], newElements[index], path: step, depth: depth + 1)
-            } else if index < oldElements.count {
+            } else if index < oldEnd {
                 record(step, old: oldElements[index], new: nil)
             } else {
                 record(step, old: nil, new: newElements[index])

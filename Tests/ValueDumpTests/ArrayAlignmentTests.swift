@@ -188,12 +188,14 @@ struct ArrayAlignmentTests {
         #expect(aligned.first?.path == "[0]" && aligned.first?.old == nil)
         #expect(aligned.filter { $0.new == nil }.count == 60)
         #expect(aligned.filter { $0.old == nil }.count == 61)
-        // 70 changes and one insertion: 141 edits, past the bound of 128: by position, so that
-        // every element from [0] on is a change, and the last is an insertion.
+        // 70 changes and one insertion: 141 edits, past the bound of 128: by position between
+        // the common prefix (none) and the common suffix (the 60 lines after the last change,
+        // each one place later), so that every element of the middle, [0] to [139], is a
+        // change, and its last, [140], an insertion.
         let positional = ValueDump.differences(old, edited(changing: 70))
         #expect(positional.first.map { $0.path.hasPrefix("[0].") && $0.old != nil && $0.new != nil } == true)
-        #expect(Set(positional.map { $0.path.prefix { $0 != "]" } }).count == 201)
-        #expect(positional.filter { $0.old == nil }.map(\.path) == ["[200]"])
+        #expect(Set(positional.map { $0.path.prefix { $0 != "]" } }).count == 141)
+        #expect(positional.filter { $0.old == nil }.map(\.path) == ["[140]"])
         #expect(positional.filter { $0.new == nil }.isEmpty)
     }
 

@@ -10,6 +10,11 @@ import RuntimeMetadata
 import Testing
 import ValueDump
 
+/// An element that is not `Identifiable`.
+private struct Unkeyed: Equatable {
+    var number: Int
+}
+
 struct DiffTodo: Identifiable, Equatable, Hashable {
     var id: Int
     var title: String
@@ -98,6 +103,25 @@ struct ValueDiffTests {
         (".todos[id: 7]", { $0.todos.removeLast() }),
         (".todos (order)", { $0.todos.swapAt(0, 1) }),
     ]
+
+    @Test("Past the edit bound, only the middle between the common ends is compared by position")
+    func pastTheEditBound() {
+        // Elements no test makes `Identifiable` (another test target makes `Int` so).
+        func values(_ range: Range<Int>) -> [Unkeyed] { range.map { Unkeyed(number: $0) } }
+        // 129 removals and no insertion: one more than the bound, before 20 common elements.
+        let changes = ValueDump.differences(values(0..<149), values(129..<149))
+        #expect(changes.count == 129)
+        #expect(changes.map(\.path) == (0..<129).map { "[\($0)]" })
+        #expect(changes.allSatisfy { $0.new == nil })
+        // With a common prefix the middle starts after it: 129 pairs compared, one insertion.
+        let prefixed = ValueDump.differences(
+            values(-1..<0) + values(0..<149),
+            values(-1..<0) + values(1000..<1130) + values(129..<149)
+        )
+        #expect(prefixed.count == 130)
+        #expect(Set(prefixed.map { $0.path.prefix { $0 != "]" } }) == Set((1...130).map { "[\($0)" }))
+        #expect(prefixed.filter { $0.old == nil }.map(\.path) == ["[130]"])
+    }
 
     @Test("Each mutation is reported at its path, once; equal states have no diff")
     func mutationsAtTheirPaths() {
