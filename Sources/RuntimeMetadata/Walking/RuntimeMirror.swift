@@ -253,7 +253,11 @@ public struct RuntimeMirror {
             let hierarchy = box!.node.classHierarchy
             guard hierarchy.count > level + 1 else { return nil }
             // `other` tested first: an optional `Mirror` costs value-witness calls even when empty.
-            if let other, let ancestor = other.ancestor, hierarchy[level + 1] == TypeMetadata(ancestor.subjectType) {
+            // The custom ancestor stands for its own class, and for every class above this one
+            // when it was made for a `CustomLeafReflectable` subject, as `Mirror`'s chain stops.
+            if let other, let ancestor = other.ancestor,
+                hierarchy[level + 1] == TypeMetadata(ancestor.subjectType) || Self.suppressesDescendants(ancestor)
+            {
                 return RuntimeMirror(ancestor)
             }
             return RuntimeMirror(box: box!, level: level + 1, other: other)
@@ -369,12 +373,36 @@ public struct RuntimeMirror {
         case .customized(let makeAncestor):
             return {
                 let ancestor = makeAncestor()
-                if ancestor.subjectType == superclass { return RuntimeMirror(ancestor) }
+                if ancestor.subjectType == superclass || suppressesDescendants(ancestor) {
+                    return RuntimeMirror(ancestor)
+                }
                 return RuntimeMirror(reflecting: subject, level: superclass, ancestor: ancestor)
             }
         @unknown default:
             return { nil }
         }
+    }
+
+    /// `Mirror`'s record of whether a mirror was made for a `CustomLeafReflectable` subject,
+    /// whose mirror stands for every class above its descendants (`_defaultDescendantRepresentation`
+    /// in the standard library's Mirror.swift, read through this library's own fields).
+    private static let descendantRepresentation = try? TypeMetadata(Mirror.self).field(
+        named: "_defaultDescendantRepresentation"
+    )
+
+    /// Whether a custom ancestor was made for a `CustomLeafReflectable` subject, so that
+    /// `Mirror` returns it as the superclass mirror of every generated level below it
+    /// (`_superclassIterator` in the standard library's Mirror.swift).
+    /// - Parameter ancestor: The custom ancestor.
+    /// - Returns: Whether descendants' mirrors stop at it.
+    static func suppressesDescendants(_ ancestor: Mirror) -> Bool {
+        if let field = descendantRepresentation, let type = field.type, let value = try? field.value(in: ancestor),
+            let representation = try? type.enumCase(of: value)
+        {
+            return representation.name == "suppressed"
+        }
+        // Without the standard library's field record: what `Mirror` tests to set it.
+        return ancestor.subjectType is any CustomLeafReflectable.Type
     }
 
     /// The generated mirror of one class of a class instance's hierarchy, whose levels above

@@ -50,6 +50,16 @@ private func tree(_ mirror: RuntimeMirror, depth: Int, indent: String = "") -> [
     return lines
 }
 
+/// A base class whose mirror is a leaf's, and two subclasses.
+private class LeafBase: CustomLeafReflectable {
+    var x = 1
+    var customMirror: Mirror { Mirror(self, children: ["x": x]) }
+    /// The base's own mirror, as a subclass's `.customized` ancestor names it.
+    var baseMirror: Mirror { Mirror(self as LeafBase, children: ["x": x]) }
+}
+private class LeafMiddle: LeafBase { var y = 2 }
+private final class LeafDerived: LeafMiddle { var z = 3 }
+
 /// A stored class metatype holding a subclass.
 private struct HoldsClassMetatype {
     var kind: StoredFormBase.Type = StoredFormSubclass.self
@@ -217,6 +227,26 @@ struct RuntimeMirrorTests {
         #expect(tree(customized, depth: 0) == tree(oracle, depth: 0))
         #expect(RuntimeMirror(reflecting: 1).description == Mirror(reflecting: 1).description)
         #expect(RuntimeMirror(Mirror(reflecting: Point(x: 1, y: 2))).children.map(\.label) == ["x", "y"])
+    }
+
+    @Test("A custom ancestor made for a CustomLeafReflectable base stands for every class above")
+    func leafAncestors() {
+        let value = LeafDerived()
+        let ancestor = { value.baseMirror }
+        let ours = RuntimeMirror(value, children: ["z": 3], ancestorRepresentation: .customized(ancestor))
+        let theirs = Mirror(value, children: ["z": 3], ancestorRepresentation: .customized(ancestor))
+        // Mirror's superclass mirror is the ancestor itself, not a generated `LeafMiddle`.
+        #expect(theirs.superclassMirror?.subjectType == LeafBase.self)
+        #expect(ours.superclassMirror?.subjectType == LeafBase.self)
+        #expect(tree(ours, depth: 1) == tree(theirs, depth: 1))
+        // An ancestor of a base that is not a leaf: the level between is generated, as before.
+        let plain = { Mirror(value as LeafMiddle, children: ["y": 2]) }
+        #expect(
+            tree(RuntimeMirror(value, children: [:], ancestorRepresentation: .customized(plain)), depth: 1)
+                == tree(Mirror(value, children: [:], ancestorRepresentation: .customized(plain)), depth: 1)
+        )
+        #expect(RuntimeMirror.suppressesDescendants(value.baseMirror))
+        #expect(!RuntimeMirror.suppressesDescendants(Mirror(reflecting: 1)))
     }
 
     @Test("Random values nested in random containers: the same tree as Mirror's, the same descendants")
