@@ -249,6 +249,24 @@ struct RuntimeMirrorTests {
         #expect(!RuntimeMirror.suppressesDescendants(Mirror(reflecting: 1)))
     }
 
+    @Test("Children are made from any collection of children, as Mirror.Children is")
+    func childrenFromCollections() {
+        let mirror = RuntimeMirror(reflecting: Point(x: 1, y: 2))
+        let sorted = RuntimeMirror.Children(mirror.children.sorted { ($0.label ?? "") > ($1.label ?? "") })
+        #expect(sorted.map(\.label) == ["y", "x"])
+        #expect(sorted[0].value as? Int == 2 && sorted.indices == 0..<2)
+        let standard = Mirror.Children(Mirror(reflecting: Point(x: 1, y: 2)).children.reversed())
+        #expect(RuntimeMirror.Children(standard).map(\.label) == standard.map(\.label))
+        #expect(RuntimeMirror.Children([Mirror.Child]()).isEmpty)
+        // As swift-snapshot-testing's `sort` writes it, with the alias: `Mirror.Children(array)`.
+        typealias Mirror = RuntimeMirror
+        func sort(_ children: Mirror.Children) -> Mirror.Children {
+            .init(children.map { $0 }.sorted { ($0.label ?? "") < ($1.label ?? "") })
+        }
+        let explicit = Mirror(Point(x: 1, y: 2), children: sort(sorted))
+        #expect(explicit.children.map(\.label) == ["x", "y"])
+    }
+
     @Test("Random values nested in random containers: the same tree as Mirror's, the same descendants")
     func fuzz() {
         var generator = SplitMix64(state: 0x3133_0001)
