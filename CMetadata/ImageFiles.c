@@ -611,15 +611,17 @@ bool cmdmap_mapLayout(const char *path, const ELFLayout *layout, SegmentCopier c
 /// writes within one tick leave the same times. One second is many ticks.
 #define CMD_SETTLED_SECONDS 1
 
-/// The published mapping of a file that has not changed since it was read: the same device,
-/// inode, size, modification and status-change times, and a status change at least
-/// `CMD_SETTLED_SECONDS` before that read began, so that a write within the same clock tick as
-/// the read's copy cannot hide behind equal times.
-static const CMDMappedFile *_Nullable unchangedMapping(const struct stat *status) {
+/// The published mapping of a file that has not changed since it was read under the same path:
+/// the same path (an image is named by the path it was read from, so a hard link or another
+/// path to the same file is another image), device, inode, size, modification and
+/// status-change times, and a status change at least `CMD_SETTLED_SECONDS` before that read
+/// began, so that a write within the same clock tick as the read's copy cannot hide behind
+/// equal times.
+static const CMDMappedFile *_Nullable unchangedMapping(const struct stat *status, const char *path) {
     size_t count = atomic_load_explicit(&mappedFileCount, memory_order_acquire);
     for (size_t index = 0; index < count; index++) {
         const CMDMappedFile *file = &mappedFiles[index];
-        if (file->fromProcess) continue;
+        if (file->fromProcess || file->path == NULL || strcmp(file->path, path) != 0) continue;
         if (file->device == status->st_dev && file->inode == status->st_ino && file->size == status->st_size &&
             file->modified.tv_sec == status->st_mtim.tv_sec && file->modified.tv_nsec == status->st_mtim.tv_nsec &&
             file->changed.tv_sec == status->st_ctim.tv_sec && file->changed.tv_nsec == status->st_ctim.tv_nsec &&
@@ -645,7 +647,7 @@ bool cmd_readImageFile(const char *path, CMDImageFile *result) {
     struct timespec readStarted;
     clock_gettime(CLOCK_REALTIME, &readStarted);
     pthread_mutex_lock(&readLock);
-    const CMDMappedFile *earlier = unchangedMapping(&status);
+    const CMDMappedFile *earlier = unchangedMapping(&status, path);
     bool mapped;
     if (earlier) {
         *result = earlier->image;

@@ -42,6 +42,28 @@ struct CommandLineTests {
         #expect(parsed is [String: Any])
     }
 
+    @Test("summary --json of a file and a hard link to it names each by its own path")
+    func hardLinkNamedByItsPath() throws {
+        let library = try #require(toolchainLibraryDirectory) + "/libswift_Differentiation.so"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "metadata-inspect-hard-link-\(ProcessInfo.processInfo.processIdentifier)"
+        ).path
+        try? FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let original = directory + "/A.so"
+        let link = directory + "/B.so"
+        try FileManager.default.copyItem(atPath: library, toPath: original)
+        try FileManager.default.linkItem(atPath: original, toPath: link)
+        // Settled, so that one process's second read of the unchanged file would reuse the first.
+        Thread.sleep(forTimeInterval: 2.2)
+        let result = try inspect(["summary", "--json", original, link])
+        #expect(result.status == 0, "\(result.error)")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let paths = (parsed["images"] as? [[String: Any]])?.compactMap { $0["path"] as? String }
+        #expect(paths == [original, link], "\(result.output.prefix(400))")
+    }
+
     @Test("The JSON contract's field names")
     func contract() throws {
         let images = try #require(

@@ -57,9 +57,11 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     /// Nothing of a read image has metadata: ``TypeDescriptor/metadata`` is `nil`,
     /// ``TypeDescriptor/instantiate(with:)`` throws, and ``all`` does not list it.
     ///
-    /// The copy stays for the life of the process. Reading a file again that has not changed
-    /// since (the same device, inode, size, and modification and status-change times) returns
-    /// the same image without reading it; a changed file is read anew, as another image. The
+    /// The copy stays for the life of the process. Reading the same path again, when its file
+    /// has not changed since (the same device, inode, size, and modification and status-change
+    /// times), returns the same image without reading it; a changed file is read anew, as
+    /// another image, and so is the same file under another path (a hard link, a symbolic
+    /// link), so that each image is named by the path it was read from. The
     /// kernel stamps file times from a coarse clock, so a file changed less than a second
     /// before it was first read is read anew each time: a write within the same tick would
     /// leave its times as they were. At most 1,024 distinct reads are kept per process.

@@ -87,6 +87,30 @@ struct ImageReadTests {
         #expect(freshAgain.typeDescriptors.map(\.name) == first.typeDescriptors.map(\.name))
     }
 
+    @Test("A hard link to a file already read is its own image, named by its own path")
+    func hardLinkKeepsItsPath() throws {
+        let file = try #require(ELFFileEditing(path: toolchainLibraries + "/libswift_Differentiation.so"))
+        let original = try #require(file.write(named: "hard-link-original.so"))
+        let link = original.replacing("hard-link-original.so", with: "hard-link-other.so")
+        try? FileManager.default.removeItem(atPath: link)
+        try FileManager.default.linkItem(atPath: original, toPath: link)
+        defer {
+            try? FileManager.default.removeItem(atPath: link)
+            try? FileManager.default.removeItem(atPath: original)
+        }
+        // Both names settled, so that an unchanged file is reused: its times were stamped more
+        // than a clock second before the reads.
+        Thread.sleep(forTimeInterval: 2.2)
+        let first = try Image.read(original)
+        let linked = try Image.read(link)
+        #expect(first.path == original)
+        #expect(linked.path == link)
+        #expect(linked.typeDescriptors.map(\.name) == first.typeDescriptors.map(\.name))
+        // The same path is still the same image.
+        #expect(try Image.read(original) == first)
+        #expect(try Image.read(link) == linked)
+    }
+
     @Test("65,535 program headers read on a 512 KiB stack: no table sized by the file on the stack")
     func hugeProgramHeaderCount() async throws {
         let library = toolchainLibraries + "/libswift_Differentiation.so"
