@@ -1,6 +1,7 @@
 // ImageMapping.h
 //
-// What the two readers of images that are not loaded here share (private to CMetadata): the
+// What the two readers of images that are not loaded here share (private to CMetadata,
+// implemented in ImageMapping.c): the
 // file reader (ImageFiles.c), which copies an ELF file's loadable segments, and the process
 // reader (ProcessImages.c), which copies them from another process's memory. Both place the
 // copy in the same arena, relocate it through the image's own dynamic relocations, and
@@ -123,6 +124,11 @@ CMD_HIDDEN uintptr_t cmdmap_externalValue(int32_t handle, size_t index);
 /// Serializes reads of images: each takes the next place in the arena.
 CMD_HIDDEN void cmdmap_lock(void);
 CMD_HIDDEN void cmdmap_unlock(void);
+
+/// Whether a file read earlier under the same path is unchanged since (its device, inode,
+/// size and times, its last change settled before that read): `image` receives that read's
+/// result, which a read of the file reuses.
+CMD_HIDDEN bool cmdmap_unchangedImage(const struct stat *status, const char *path, CMDImageFile *image);
 
 /// Parses an ELF file's headers, checking each against its size (ImageFiles.c); on success
 /// `layout->segments` must be freed.

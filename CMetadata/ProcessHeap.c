@@ -21,34 +21,11 @@
 
 #if defined(__linux__) && defined(__x86_64__) || defined(__linux__) && defined(__aarch64__)
 
+#include "GlibcMalloc.h"
+#include "HeapGroups.h"
 #include "ProcessMemory.h"
 
-// struct malloc_state (glibc 2.26-2.40): mutex, flags, have_fastchunks, fastbinsY[10], top,
-// last_remainder, bins[254], binmap[4], next, next_free, attached_threads, system_mem,
-// max_system_mem.
-#define ARENA_FASTBINS 16
-#define ARENA_FASTBIN_COUNT 10
-#define ARENA_TOP 96
-#define ARENA_BINS 112
-#define ARENA_BIN_COUNT 127
-#define ARENA_NEXT 2160
-#define ARENA_SYSTEM_MEMORY 2184
-#define ARENA_SIZE 2200
-/// `heap_info`: ar_ptr, prev, size, mprotect_size, pagesize, pad.
-#define HEAP_INFO_PREV 8
-#define HEAP_INFO_SIZE_FIELD 16
-#define HEAP_INFO_SIZE 48
-/// `HEAP_MAX_SIZE` on 64-bit: 2 * DEFAULT_MMAP_THRESHOLD_MAX.
-#define HEAP_MAX_SIZE ((uintptr_t)64 << 20)
-#define PREV_INUSE 1
-#define IS_MMAPPED 2
-#define SIZE_BITS 7
-#define MINIMUM_CHUNK 32
-/// `tcache_perthread_struct`: uint16_t counts[64], then tcache_entry *entries[64].
-#define TCACHE_BINS 64
-#define TCACHE_CHUNK_SIZE 0x290
-/// The most arenas followed, list entries walked per list, and mappings of mmapped chunks.
-#define MAXIMUM_ARENAS 4096
+/// The most list entries walked per list.
 #define MAXIMUM_LIST 1000000
 // RefCount.h, 64-bit: IsDeiniting (bit 32), UseSlowRC (bit 63) with SideTableMark (bit 62) and
 // the side table's address shifted right by 3 in the low bits; UnownedRefCount in bits 1-31.
@@ -122,11 +99,6 @@ static bool setContains(const AddressSet *set, uintptr_t address) {
     }
     return false;
 }
-
-/// A candidate block, as the walk finds it.
-typedef struct Block {
-    uintptr_t address, size, metadata;
-} Block;
 
 /// Everything a scan holds.
 typedef struct Scan {
@@ -232,101 +204,6 @@ static void freeScan(Scan *scan) {
     free(scan->cacheCandidates);
     free(scan->freeChunks.slots);
     free(scan->blocks);
-}
-
-/// Whether `words` (copied from `address` in the process) hold a `struct malloc_state`: most of
-/// its bins empty, each empty one pointing at itself, the others at chunks.
-static bool isArena(const uint64_t *words, uintptr_t address) {
-    int empty = 0;
-    for (int bin = 0; bin < ARENA_BIN_COUNT; bin++) {
-        uint64_t forward = words[(ARENA_BINS / 8) + bin * 2];
-        uint64_t backward = words[(ARENA_BINS / 8) + bin * 2 + 1];
-        uint64_t self = address + ARENA_BINS + (uintptr_t)bin * 16 - 16;
-        if (forward == self && backward == self) {
-            empty++;
-        } else if (forward == 0 || backward == 0 || forward % 16 != 0 || backward % 16 != 0) {
-            return false;
-        }
-    }
-    uint64_t next = words[ARENA_NEXT / 8];
-    return empty >= 64 && next != 0 && next % 8 == 0;
-}
-
-/// Whether following `next` words from an arena's `next` leads back to the arena.
-static bool isInRing(pid_t pid, uintptr_t arena, uint64_t next) {
-    for (int hops = 0; hops < MAXIMUM_ARENAS && next != 0 && next % 8 == 0; hops++) {
-        if (next == arena) return true;
-        int32_t error = 0;
-        uint64_t following = 0;
-        if (cmd_readProcessMemory(pid, (uintptr_t)next + ARENA_NEXT, &following, 8, &error) != 8) return false;
-        next = following;
-    }
-    return false;
-}
-
-/// The name of a file's last path component.
-static const char *baseName(const char *path) {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-/// Finds `main_arena` in libc's writable data.
-static bool findMainArena(pid_t pid, const Mapping *mappings, size_t count, uintptr_t *arena, uint64_t *words) {
-    for (size_t index = 0; index < count; index++) {
-        const Mapping *mapping = &mappings[index];
-        const char *name = baseName(mapping->path);
-        bool isLibc = strncmp(name, "libc.so", 7) == 0 || strncmp(name, "libc-", 5) == 0;
-        if (!mapping->writable || mapping->inode == 0 || !isLibc) {
-            continue;
-        }
-        size_t size = mapping->end - mapping->start;
-        if (size < ARENA_SIZE || size > ((size_t)16 << 20)) continue;
-        uint64_t *data = malloc(size);
-        if (!data) return false;
-        if (cmdproc_readTolerant(pid, mapping->start, data, size) != 0) {
-            free(data);
-            continue;
-        }
-        for (size_t at = 0; at + ARENA_SIZE <= size; at += 8) {
-            // The structure 16 bytes before or after an arena looks like one too, its bins shifted
-            // by one: the arena is the one its `next` ring leads back to.
-            if (isArena(data + at / 8, mapping->start + at) && isInRing(pid, mapping->start + at, data[at / 8 + ARENA_NEXT / 8])) {
-                *arena = mapping->start + at;
-                memcpy(words, (const uint8_t *)data + at, ARENA_SIZE);
-                free(data);
-                return true;
-            }
-        }
-        free(data);
-    }
-    return false;
-}
-
-/// Another allocator or a sanitizer that serves the process, by its mappings; NULL for none.
-static const char *otherAllocator(const Mapping *mappings, size_t count, char *text, size_t textSize) {
-    static const char *const libraries[] = {"jemalloc", "mimalloc", "tcmalloc", "hoard", "snmalloc", "scudo"};
-    for (size_t index = 0; index < count; index++) {
-        const Mapping *mapping = &mappings[index];
-        // The shadow memory of AddressSanitizer (from 0x7fff8000) and ThreadSanitizer (from
-        // 0x100000000000) on x86-64 Linux: anonymous mappings of hundreds of megabytes or more.
-        bool anonymous = mapping->inode == 0 && mapping->path[0] == 0;
-        if (anonymous && mapping->start <= 0x7fff8000 && mapping->end > 0x7fff8000 &&
-            mapping->end - mapping->start >= ((uintptr_t)256 << 20)) {
-            return "AddressSanitizer's allocator (its shadow memory is mapped at 0x7fff8000)";
-        }
-        if (anonymous && mapping->start <= 0x100000000000 && mapping->end > 0x100000000000 &&
-            mapping->end - mapping->start >= ((uintptr_t)1 << 40)) {
-            return "ThreadSanitizer's allocator (its shadow memory is mapped at 0x100000000000)";
-        }
-        const char *name = baseName(mapping->path);
-        for (size_t library = 0; library < sizeof(libraries) / sizeof(libraries[0]); library++) {
-            if (strstr(name, libraries[library])) {
-                snprintf(text, textSize, "%s (%s is mapped)", libraries[library], name);
-                return text;
-            }
-        }
-    }
-    return NULL;
 }
 
 /// Whether an object's reference counts say it is alive: not deinitializing, with an unowned
@@ -462,13 +339,13 @@ static bool collectRegions(pid_t pid, CMDHeapScan *result, Mapping **mappingsOut
     *countOut = count;
     if (!mappings) return heapFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
     char text[192];
-    const char *other = otherAllocator(mappings, count, text, sizeof(text));
+    const char *other = cmdheap_otherAllocator(mappings, count, text, sizeof(text));
     if (other) {
         return heapFail(result, CMDProcessStatusUnsupportedAllocator, 0,
                         "process %d's heap is not glibc malloc's but %s; the census reads glibc malloc only", pid,
                         other);
     }
-    if (!findMainArena(pid, mappings, count, mainArena, mainArenaWords)) {
+    if (!cmdheap_findMainArena(pid, mappings, count, mainArena, mainArenaWords)) {
         return heapFail(result, CMDProcessStatusUnsupportedAllocator, 0,
                         "process %d has no glibc malloc arena in libc's data: another allocator serves it, and the "
                         "census reads glibc malloc only",
@@ -509,7 +386,7 @@ static bool copyRegions(pid_t pid, Scan *scan, CMDHeapScan *result, const Mappin
             error = readError ? readError : EFAULT;
             break;
         }
-        if (!isArena(words, arena)) break;
+        if (!cmdheap_isArena(words, arena)) break;
         result->arenaCount++;
         uintptr_t arenaTop = (uintptr_t)words[ARENA_TOP / 8];
         uintptr_t heap = arenaTop & ~(HEAP_MAX_SIZE - 1);
@@ -588,74 +465,6 @@ static bool scanMappedChunks(Scan *scan, const Mapping *mappings, size_t count, 
     return true;
 }
 
-/// Groups the scan's blocks by first word into the result's arrays: one pass to count each
-/// group, one to place each block after its group's predecessors, in walk order.
-static bool groupBlocks(Scan *scan, CMDHeapScan *result) {
-    size_t capacity = 1024;
-    while (capacity < scan->blockCount * 2) capacity *= 2;
-    // Open addressing: metadata word -> group index + 1.
-    uintptr_t *keys = calloc(capacity, sizeof(uintptr_t));
-    size_t *indices = calloc(capacity, sizeof(size_t));
-    size_t *groupOf = malloc((scan->blockCount + 1) * sizeof(size_t));
-    CMDHeapGroup *groups = malloc((scan->blockCount + 1) * sizeof(CMDHeapGroup));
-    uintptr_t *addresses = malloc((scan->blockCount + 1) * sizeof(uintptr_t));
-    uintptr_t *sizes = malloc((scan->blockCount + 1) * sizeof(uintptr_t));
-    if (!keys || !indices || !groupOf || !groups || !addresses || !sizes) {
-        free(keys), free(indices), free(groupOf), free(groups), free(addresses), free(sizes);
-        return false;
-    }
-    size_t groupCount = 0;
-    for (size_t index = 0; index < scan->blockCount; index++) {
-        uintptr_t metadata = scan->blocks[index].metadata;
-        size_t at = addressHash(metadata, capacity);
-        while (keys[at] && keys[at] != metadata) at = (at + 1) & (capacity - 1);
-        if (!keys[at]) {
-            keys[at] = metadata;
-            indices[at] = groupCount;
-            groups[groupCount++] = (CMDHeapGroup){metadata, 0, 0};
-        }
-        groupOf[index] = indices[at];
-        groups[indices[at]].count++;
-    }
-    size_t next = 0;
-    for (size_t group = 0; group < groupCount; group++) {
-        groups[group].start = next;
-        next += groups[group].count;
-        groups[group].count = 0;
-    }
-    for (size_t index = 0; index < scan->blockCount; index++) {
-        CMDHeapGroup *group = &groups[groupOf[index]];
-        size_t position = group->start + group->count++;
-        addresses[position] = scan->blocks[index].address;
-        sizes[position] = scan->blocks[index].size;
-    }
-    free(keys), free(indices), free(groupOf);
-    result->addresses = addresses;
-    result->sizes = sizes;
-    result->blockCount = scan->blockCount;
-    result->groups = groups;
-    result->groupCount = groupCount;
-    return true;
-}
-
-size_t cmd_filterHeapGroup(CMDHeapScan *scan, size_t group, uintptr_t minimum, uintptr_t maximum, uint64_t *bytes) {
-    *bytes = 0;
-    if (group >= scan->groupCount || !scan->addresses || !scan->sizes) return 0;
-    CMDHeapGroup *entry = &scan->groups[group];
-    size_t kept = 0;
-    for (size_t index = 0; index < entry->count; index++) {
-        size_t from = entry->start + index;
-        uintptr_t size = scan->sizes[from];
-        if (size < minimum || size > maximum) continue;
-        scan->addresses[entry->start + kept] = scan->addresses[from];
-        scan->sizes[entry->start + kept] = size;
-        *bytes += size;
-        kept++;
-    }
-    entry->count = kept;
-    return kept;
-}
-
 bool cmd_scanProcessHeap(int32_t pid, CMDHeapScan *result) {
     memset(result, 0, sizeof(*result));
     uint64_t startTime = 0;
@@ -698,7 +507,7 @@ bool cmd_scanProcessHeap(int32_t pid, CMDHeapScan *result) {
             scanned = heapFail(result, CMDProcessStatusExited, ESRCH, "process %d exited during the read", pid);
         }
     }
-    if (scanned && !groupBlocks(&scan, result)) {
+    if (scanned && !cmdheap_groupBlocks(scan.blocks, scan.blockCount, result)) {
         scanned = heapFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
     }
     if (scanned) {
@@ -731,17 +540,6 @@ bool cmd_readProcessHeapOnly(int32_t pid, uint64_t *bytes) {
     return read;
 }
 
-void cmd_releaseHeapScan(CMDHeapScan *result) {
-    free(result->addresses);
-    free(result->sizes);
-    free(result->groups);
-    result->addresses = NULL;
-    result->sizes = NULL;
-    result->groups = NULL;
-    result->blockCount = 0;
-    result->groupCount = 0;
-}
-
 #else
 
 bool cmd_scanProcessHeap(int32_t pid, CMDHeapScan *result) {
@@ -749,14 +547,6 @@ bool cmd_scanProcessHeap(int32_t pid, CMDHeapScan *result) {
     result->status = CMDProcessStatusFailed;
     snprintf(result->message, sizeof(result->message), "a census of process %d is supported on Linux only", pid);
     return false;
-}
-
-void cmd_releaseHeapScan(CMDHeapScan *result) { (void)result; }
-
-size_t cmd_filterHeapGroup(CMDHeapScan *scan, size_t group, uintptr_t minimum, uintptr_t maximum, uint64_t *bytes) {
-    (void)scan, (void)group, (void)minimum, (void)maximum;
-    *bytes = 0;
-    return 0;
 }
 
 bool cmd_readProcessHeapOnly(int32_t pid, uint64_t *bytes) {

@@ -1,7 +1,8 @@
 // ProcessMemory.h
 //
-// What the readers of another process share (private to CMetadata): its mappings from
-// `/proc/PID/maps` (proc(5)) and its bytes by `process_vm_readv(2)`.
+// What the readers of another process share (private to CMetadata, implemented in
+// ProcessMemory.c): its mappings from `/proc/PID/maps` (proc(5)) and its bytes by
+// `process_vm_readv(2)`.
 
 #ifndef CMD_PROCESS_MEMORY_H
 #define CMD_PROCESS_MEMORY_H
