@@ -14,22 +14,49 @@
 #include "CMDProcessImages.h"
 #include "GlibcMalloc.h"
 
-/// Whether `words` (copied from `address` in the process) hold a `struct malloc_state`: most of
-/// its bins empty, each empty one pointing at itself, the others at chunks.
-bool cmdheap_isArena(const uint64_t *words, uintptr_t address) {
-    int empty = 0;
+/// The mapping holding an address, or NULL (`mappings` in address order, as `/proc/PID/maps`
+/// lists them).
+const Mapping *cmdheap_mappingContaining(const Mapping *mappings, size_t count, uintptr_t address) {
+    size_t low = 0, high = count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (mappings[middle].end <= address) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    return low < count && mappings[low].start <= address ? &mappings[low] : NULL;
+}
+
+/// Whether an address lies in memory a heap may use: a readable, writable mapping.
+static bool isHeapMemory(const Mapping *mappings, size_t count, uint64_t address) {
+    const Mapping *mapping = cmdheap_mappingContaining(mappings, count, (uintptr_t)address);
+    return mapping && mapping->readable && mapping->writable;
+}
+
+bool cmdheap_isArena(const uint64_t *words, uintptr_t address, const Mapping *mappings, size_t count) {
+    // Each bin is empty, both its links pointing at the bin itself (`bin_at`: the bin's address
+    // less the offset of `fd` in a chunk), or links to chunks: 16-byte aligned, in heap memory.
+    // However many bins hold chunks: a busy heap's arena has most of them full.
     for (int bin = 0; bin < ARENA_BIN_COUNT; bin++) {
         uint64_t forward = words[(ARENA_BINS / 8) + bin * 2];
         uint64_t backward = words[(ARENA_BINS / 8) + bin * 2 + 1];
         uint64_t self = address + ARENA_BINS + (uintptr_t)bin * 16 - 16;
-        if (forward == self && backward == self) {
-            empty++;
-        } else if (forward == 0 || backward == 0 || forward % 16 != 0 || backward % 16 != 0) {
+        if (forward == self && backward == self) continue;
+        if (forward % 16 != 0 || backward % 16 != 0 || !isHeapMemory(mappings, count, forward) ||
+            !isHeapMemory(mappings, count, backward)) {
             return false;
         }
     }
+    // The top chunk: the unsorted bin before the first allocation (`initial_top`), else a chunk
+    // in heap memory. The ring's next arena, and the memory the arena holds, in pages.
+    uint64_t top = words[ARENA_TOP / 8];
+    bool initialTop = top == address + ARENA_BINS - 16;
+    if (!initialTop && (top % 16 != 0 || !isHeapMemory(mappings, count, top))) return false;
     uint64_t next = words[ARENA_NEXT / 8];
-    return empty >= 64 && next != 0 && next % 8 == 0;
+    uint64_t systemMemory = words[ARENA_SYSTEM_MEMORY / 8];
+    return next != 0 && next % 8 == 0 && systemMemory % 4096 == 0 && (systemMemory == 0) == initialTop;
 }
 
 /// Whether following `next` words from an arena's `next` leads back to the arena.
@@ -63,14 +90,15 @@ bool cmdheap_findMainArena(pid_t pid, const Mapping *mappings, size_t count, uin
         if (size < ARENA_SIZE || size > ((size_t)16 << 20)) continue;
         uint64_t *data = malloc(size);
         if (!data) return false;
-        if (cmdproc_readTolerant(pid, mapping->start, data, size) != 0) {
+        int32_t error = 0;
+        if (cmd_readProcessMemory(pid, mapping->start, data, size, &error) != size) {
             free(data);
             continue;
         }
         for (size_t at = 0; at + ARENA_SIZE <= size; at += 8) {
             // The structure 16 bytes before or after an arena looks like one too, its bins shifted
             // by one: the arena is the one its `next` ring leads back to.
-            if (cmdheap_isArena(data + at / 8, mapping->start + at) && isInRing(pid, mapping->start + at, data[at / 8 + ARENA_NEXT / 8])) {
+            if (cmdheap_isArena(data + at / 8, mapping->start + at, mappings, count) && isInRing(pid, mapping->start + at, data[at / 8 + ARENA_NEXT / 8])) {
                 *arena = mapping->start + at;
                 memcpy(words, (const uint8_t *)data + at, ARENA_SIZE);
                 free(data);

@@ -44,8 +44,16 @@
 /// The most arenas followed.
 #define MAXIMUM_ARENAS 4096
 
-/// Whether `words` (copied from `address` in the process) hold a `struct malloc_state`.
-CMD_HIDDEN_PROCESS bool cmdheap_isArena(const uint64_t *words, uintptr_t address);
+/// The mapping holding an address, or NULL.
+CMD_HIDDEN_PROCESS const Mapping *cmdheap_mappingContaining(const Mapping *mappings, size_t count,
+                                                                      uintptr_t address);
+
+/// Whether `words` (copied from `address` in the process) hold a `struct malloc_state`, by its
+/// structure, never by how full its bins are: each bin empty (pointing at itself) or linking
+/// chunks in heap memory, its top chunk in heap memory (or the initial one of an arena that
+/// never allocated, holding no memory), a next arena, and whole pages of system memory.
+CMD_HIDDEN_PROCESS bool cmdheap_isArena(const uint64_t *words, uintptr_t address, const Mapping *mappings,
+                                        size_t count);
 
 /// Finds `main_arena` in libc's writable data: its address, and its `ARENA_SIZE` bytes.
 CMD_HIDDEN_PROCESS bool cmdheap_findMainArena(pid_t pid, const Mapping *mappings, size_t count, uintptr_t *arena,

@@ -1,6 +1,6 @@
 // HeapGroups.c
 //
-// Implementation of HeapGroups.h and of the group functions of CMDProcessHeap.h.
+// Implementation of HeapGroups.h and of `cmd_releaseHeapScan` (CMDProcessHeap.h).
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,96 +11,183 @@
 
 #include "HeapGroups.h"
 
-/// The slot of an address in an open-addressing table of `capacity` slots (a power of two).
-static size_t addressHash(uintptr_t address, size_t capacity) {
-    return (size_t)((address >> 4) * 0x9E3779B97F4A7C15ull) & (capacity - 1);
-}
-
-bool cmdheap_groupBlocks(const Block *blocks, size_t blockCount, CMDHeapScan *result) {
-    size_t capacity = 1024;
-    while (capacity < blockCount * 2) capacity *= 2;
-    // Open addressing: metadata word -> group index + 1.
-    uintptr_t *keys = calloc(capacity, sizeof(uintptr_t));
-    size_t *indices = calloc(capacity, sizeof(size_t));
-    size_t *groupOf = malloc((blockCount + 1) * sizeof(size_t));
-    CMDHeapGroup *groups = malloc((blockCount + 1) * sizeof(CMDHeapGroup));
-    uintptr_t *addresses = malloc((blockCount + 1) * sizeof(uintptr_t));
-    uintptr_t *sizes = malloc((blockCount + 1) * sizeof(uintptr_t));
-    if (!keys || !indices || !groupOf || !groups || !addresses || !sizes) {
-        free(keys), free(indices), free(groupOf), free(groups), free(addresses), free(sizes);
-        return false;
-    }
-    size_t groupCount = 0;
-    for (size_t index = 0; index < blockCount; index++) {
-        uintptr_t metadata = blocks[index].metadata;
-        size_t at = addressHash(metadata, capacity);
-        while (keys[at] && keys[at] != metadata) at = (at + 1) & (capacity - 1);
-        if (!keys[at]) {
-            keys[at] = metadata;
-            indices[at] = groupCount;
-            groups[groupCount++] = (CMDHeapGroup){metadata, 0, 0};
+bool cmdheap_setInsert(AddressSet *set, uintptr_t address) {
+    if ((set->count + 1) * 2 > set->capacity) {
+        size_t capacity = set->capacity ? set->capacity * 2 : 1024;
+        uintptr_t *slots = calloc(capacity, sizeof(uintptr_t));
+        if (!slots) return false;
+        for (size_t index = 0; index < set->capacity; index++) {
+            uintptr_t value = set->slots[index];
+            if (!value) continue;
+            size_t at = cmdheap_addressHash(value, capacity);
+            while (slots[at]) at = (at + 1) & (capacity - 1);
+            slots[at] = value;
         }
-        groupOf[index] = indices[at];
-        groups[indices[at]].count++;
+        free(set->slots);
+        set->slots = slots;
+        set->capacity = capacity;
     }
-    size_t next = 0;
-    for (size_t group = 0; group < groupCount; group++) {
-        groups[group].start = next;
-        next += groups[group].count;
-        groups[group].count = 0;
+    size_t at = cmdheap_addressHash(address, set->capacity);
+    while (set->slots[at]) {
+        if (set->slots[at] == address) return true;
+        at = (at + 1) & (set->capacity - 1);
     }
-    for (size_t index = 0; index < blockCount; index++) {
-        CMDHeapGroup *group = &groups[groupOf[index]];
-        size_t position = group->start + group->count++;
-        addresses[position] = blocks[index].address;
-        sizes[position] = blocks[index].size;
-    }
-    free(keys), free(indices), free(groupOf);
-    result->addresses = addresses;
-    result->sizes = sizes;
-    result->blockCount = blockCount;
-    result->groups = groups;
-    result->groupCount = groupCount;
+    set->slots[at] = address;
+    set->count++;
     return true;
 }
 
-size_t cmd_filterHeapGroup(CMDHeapScan *scan, size_t group, uintptr_t minimum, uintptr_t maximum, uint64_t *bytes) {
-    *bytes = 0;
-    if (group >= scan->groupCount || !scan->addresses || !scan->sizes) return 0;
-    CMDHeapGroup *entry = &scan->groups[group];
-    size_t kept = 0;
-    for (size_t index = 0; index < entry->count; index++) {
-        size_t from = entry->start + index;
-        uintptr_t size = scan->sizes[from];
-        if (size < minimum || size > maximum) continue;
-        scan->addresses[entry->start + kept] = scan->addresses[from];
-        scan->sizes[entry->start + kept] = size;
-        *bytes += size;
-        kept++;
+bool cmdheap_setContains(const AddressSet *set, uintptr_t address) {
+    if (!set->capacity) return false;
+    size_t at = cmdheap_addressHash(address, set->capacity);
+    while (set->slots[at]) {
+        if (set->slots[at] == address) return true;
+        at = (at + 1) & (set->capacity - 1);
     }
-    entry->count = kept;
-    return kept;
+    return false;
+}
+
+/// Doubles the verdict table.
+static bool growVerdicts(HeapGroups *groups) {
+    size_t capacity = groups->capacity ? groups->capacity * 2 : 1024;
+    uintptr_t *keys = calloc(capacity, sizeof(uintptr_t));
+    int32_t *verdicts = malloc(capacity * sizeof(int32_t));
+    if (!keys || !verdicts) {
+        free(keys), free(verdicts);
+        return false;
+    }
+    for (size_t index = 0; index < groups->capacity; index++) {
+        uintptr_t key = groups->keys[index];
+        if (!key) continue;
+        size_t at = cmdheap_addressHash(key, capacity);
+        while (keys[at]) at = (at + 1) & (capacity - 1);
+        keys[at] = key;
+        verdicts[at] = groups->verdicts[index];
+    }
+    free(groups->keys), free(groups->verdicts);
+    groups->keys = keys;
+    groups->verdicts = verdicts;
+    groups->capacity = capacity;
+    return true;
+}
+
+int32_t cmdheap_verdict(HeapGroups *groups, uintptr_t metadata) {
+    if ((groups->count + 1) * 2 > groups->capacity && !growVerdicts(groups)) return CMD_VERDICT_FAILED;
+    size_t at = cmdheap_addressHash(metadata, groups->capacity);
+    while (groups->keys[at]) {
+        if (groups->keys[at] == metadata) return groups->verdicts[at];
+        at = (at + 1) & (groups->capacity - 1);
+    }
+    CMDHeapClassVerdict verdict = {0};
+    if (!groups->classify(groups->context, metadata, &verdict)) return CMD_VERDICT_FAILED;
+    int32_t value = CMD_NOT_A_CLASS;
+    if (verdict.isClass) {
+        if (groups->groupCount == groups->groupCapacity) {
+            size_t capacity = groups->groupCapacity ? groups->groupCapacity * 2 : 64;
+            FillingGroup *larger = realloc(groups->groups, capacity * sizeof(FillingGroup));
+            if (!larger) return CMD_VERDICT_FAILED;
+            groups->groups = larger;
+            groups->groupCapacity = capacity;
+        }
+        groups->groups[groups->groupCount] = (FillingGroup){
+            .group = {.metadata = metadata},
+            .minimumSize = verdict.minimumSize,
+            .maximumSize = verdict.maximumSize,
+            .keepAddresses = verdict.keepAddresses,
+        };
+        value = (int32_t)groups->groupCount++;
+    }
+    groups->keys[at] = metadata;
+    groups->verdicts[at] = value;
+    groups->count++;
+    return value;
+}
+
+bool cmdheap_count(HeapGroups *groups, int32_t index, uintptr_t address, uintptr_t size) {
+    FillingGroup *filling = &groups->groups[index];
+    if (size < filling->minimumSize || size > filling->maximumSize) return true;
+    CMDHeapGroup *group = &filling->group;
+    group->count++;
+    group->bytes += size;
+    if (!filling->keepAddresses) return true;
+    if (group->addressCount == filling->addressCapacity) {
+        size_t capacity = filling->addressCapacity ? filling->addressCapacity * 2 : 64;
+        uintptr_t *larger = realloc(group->addresses, capacity * sizeof(uintptr_t));
+        if (!larger) return false;
+        group->addresses = larger;
+        filling->addressCapacity = capacity;
+    }
+    group->addresses[group->addressCount++] = address;
+    return true;
+}
+
+void cmdheap_takeBack(HeapGroups *groups, int32_t index, uintptr_t size) {
+    FillingGroup *filling = &groups->groups[index];
+    if (size < filling->minimumSize || size > filling->maximumSize || filling->group.count == 0) return;
+    filling->group.count--;
+    filling->group.bytes -= size;
+    filling->takenBack = true;
+}
+
+void cmdheap_resetCounts(HeapGroups *groups) {
+    for (size_t index = 0; index < groups->groupCount; index++) {
+        FillingGroup *filling = &groups->groups[index];
+        filling->group.count = 0;
+        filling->group.bytes = 0;
+        filling->group.addressCount = 0;
+        filling->takenBack = false;
+    }
+}
+
+bool cmdheap_finish(HeapGroups *groups, const AddressSet *free, CMDHeapScan *result) {
+    size_t kept = 0;
+    for (size_t index = 0; index < groups->groupCount; index++) {
+        if (groups->groups[index].group.count > 0) kept++;
+    }
+    CMDHeapGroup *out = kept ? malloc(kept * sizeof(CMDHeapGroup)) : NULL;
+    if (kept && !out) return false;
+    size_t at = 0;
+    for (size_t index = 0; index < groups->groupCount; index++) {
+        FillingGroup *filling = &groups->groups[index];
+        CMDHeapGroup *group = &filling->group;
+        if (group->count == 0) continue;
+        if (filling->takenBack && group->addresses) {
+            // A block the walk counted that a free list holds: its chunk is 16 bytes before it.
+            size_t remaining = 0;
+            for (size_t address = 0; address < group->addressCount; address++) {
+                if (!cmdheap_setContains(free, group->addresses[address] - 16)) {
+                    group->addresses[remaining++] = group->addresses[address];
+                }
+            }
+            group->addressCount = remaining;
+        }
+        out[at++] = *group;
+        group->addresses = NULL;
+        group->addressCount = 0;
+        filling->addressCapacity = 0;
+    }
+    result->groups = out;
+    result->groupCount = kept;
+    return true;
+}
+
+void cmdheap_freeGroups(HeapGroups *groups) {
+    for (size_t index = 0; index < groups->groupCount; index++) free(groups->groups[index].group.addresses);
+    free(groups->groups);
+    free(groups->keys);
+    free(groups->verdicts);
+    memset(groups, 0, sizeof(*groups));
 }
 
 void cmd_releaseHeapScan(CMDHeapScan *result) {
-    free(result->addresses);
-    free(result->sizes);
+    for (size_t index = 0; index < result->groupCount; index++) free(result->groups[index].addresses);
     free(result->groups);
-    result->addresses = NULL;
-    result->sizes = NULL;
     result->groups = NULL;
-    result->blockCount = 0;
     result->groupCount = 0;
 }
 
 #else
 
 void cmd_releaseHeapScan(CMDHeapScan *result) { (void)result; }
-
-size_t cmd_filterHeapGroup(CMDHeapScan *scan, size_t group, uintptr_t minimum, uintptr_t maximum, uint64_t *bytes) {
-    (void)scan, (void)group, (void)minimum, (void)maximum;
-    *bytes = 0;
-    return 0;
-}
 
 #endif

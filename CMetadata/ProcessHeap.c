@@ -1,13 +1,14 @@
 // ProcessHeap.c
 //
-// Linux implementation of CMDProcessHeap.h: glibc malloc's heap of another process, read with
-// `process_vm_readv` and walked as glibc lays it out (glibc 2.26 and later, 64-bit; malloc/malloc.c
-// and malloc/arena.c): `struct malloc_state` for each arena, `struct malloc_chunk` headers
-// (`prev_size`, `size` with `PREV_INUSE`, `IS_MMAPPED` and `NON_MAIN_ARENA`), `heap_info` at the
-// start of each heap of a secondary arena, `tcache_perthread_struct` for each thread's cache,
-// and the safe-linking of free-list pointers (`PROTECT_PTR`, glibc 2.32). Swift objects
-// (swiftlang/swift include/swift/SwiftShims/swift/shims/RefCount.h, HeapObject.h) are told by
-// their second word; the Swift layer checks their metadata.
+// Linux implementation of CMDProcessHeap.h: the walk of glibc malloc's heap of another process
+// (GlibcMalloc.h for glibc's layout: glibc 2.26 and later, 64-bit, malloc/malloc.c and
+// malloc/arena.c), read with `process_vm_readv` in windows into one reused buffer: each arena's
+// heaps chunk by chunk (`struct malloc_chunk`: `prev_size`, `size` with `PREV_INUSE`,
+// `IS_MMAPPED` and `NON_MAIN_ARENA`), the chunks of their own mappings, each thread's cache
+// (`tcache_perthread_struct`) and the fast bins, whose links are safe-linked (`PROTECT_PTR`,
+// glibc 2.32). Swift objects (swiftlang/swift include/swift/SwiftShims/swift/shims/RefCount.h,
+// HeapObject.h) are told by their second word; the Swift layer decides their first
+// (HeapGroups.h). The scan is whole or it fails: every read of the heap must succeed in full.
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,10 +24,12 @@
 
 #include "GlibcMalloc.h"
 #include "HeapGroups.h"
+#include "HeapWindows.h"
 #include "ProcessMemory.h"
 
-/// The most list entries walked per list.
+/// The most list entries walked per list, and heaps per arena.
 #define MAXIMUM_LIST 1000000
+#define MAXIMUM_HEAPS 1024
 // RefCount.h, 64-bit: IsDeiniting (bit 32), UseSlowRC (bit 63) with SideTableMark (bit 62) and
 // the side table's address shifted right by 3 in the low bits; UnownedRefCount in bits 1-31.
 #define RC_DEINITING ((uint64_t)1 << 32)
@@ -46,164 +49,96 @@ static bool heapFail(CMDHeapScan *result, CMDProcessStatus status, int error, co
     return false;
 }
 
-/// A stretch of the process's heap, copied.
+/// How one read of the heap ended.
+typedef enum Outcome {
+    /// Read whole.
+    OutcomeRead,
+    /// The heap changed under the read, or a read came short: read it again.
+    OutcomeChanged,
+    /// A failure that another read does not mend (`result` says what).
+    OutcomeFailed,
+} Outcome;
+
+/// A heap of an arena: its chunks from `firstChunk` to the arena's top chunk, when it holds it,
+/// or to its end.
 typedef struct Region {
-    uintptr_t start, end;
-    /// Where chunks begin, and the arena's top chunk if it is in this region (else 0).
-    uintptr_t firstChunk, top;
-    uint8_t *bytes;
+    uintptr_t start, end, firstChunk, top;
 } Region;
 
-/// A set of addresses (open addressing).
-typedef struct AddressSet {
-    uintptr_t *slots;
-    size_t capacity, count;
-} AddressSet;
+/// A chunk a free list holds, with its first two user words as the list's walk read them.
+typedef struct FreeChunk {
+    uintptr_t chunk, size;
+    uint64_t words[2];
+} FreeChunk;
 
-static size_t addressHash(uintptr_t address, size_t capacity) {
-    return (size_t)((address >> 4) * 0x9E3779B97F4A7C15ull) & (capacity - 1);
-}
-
-static bool setInsert(AddressSet *set, uintptr_t address) {
-    if ((set->count + 1) * 2 > set->capacity) {
-        size_t capacity = set->capacity ? set->capacity * 2 : 1024;
-        uintptr_t *slots = calloc(capacity, sizeof(uintptr_t));
-        if (!slots) return false;
-        for (size_t index = 0; index < set->capacity; index++) {
-            uintptr_t value = set->slots[index];
-            if (!value) continue;
-            size_t at = addressHash(value, capacity);
-            while (slots[at]) at = (at + 1) & (capacity - 1);
-            slots[at] = value;
-        }
-        free(set->slots);
-        set->slots = slots;
-        set->capacity = capacity;
-    }
-    size_t at = addressHash(address, set->capacity);
-    while (set->slots[at]) {
-        if (set->slots[at] == address) return true;
-        at = (at + 1) & (set->capacity - 1);
-    }
-    set->slots[at] = address;
-    set->count++;
-    return true;
-}
-
-static bool setContains(const AddressSet *set, uintptr_t address) {
-    if (!set->capacity) return false;
-    size_t at = addressHash(address, set->capacity);
-    while (set->slots[at]) {
-        if (set->slots[at] == address) return true;
-        at = (at + 1) & (set->capacity - 1);
-    }
-    return false;
-}
-
-/// Everything a scan holds.
+/// Everything one read of the heap holds.
 typedef struct Scan {
     pid_t pid;
-    Region *regions;
-    size_t regionCount, regionCapacity;
-    /// In-use chunks of a cache's size, whose contents may be a thread's cache.
-    uintptr_t *cacheCandidates;
-    size_t cacheCandidateCount, cacheCandidateCapacity;
-    AddressSet freeChunks;
-    Block *blocks;
-    size_t blockCount, blockCapacity;
     /// The process's mappings, in address order (`/proc/PID/maps` lists them so).
     const Mapping *mappings;
     size_t mappingCount;
+    Region *regions;
+    size_t regionCount, regionCapacity;
+    /// The reader of the heaps, in windows.
+    HeapWindows windows;
+    /// In-use chunks of a cache's size, whose contents may be a thread's cache.
+    uintptr_t *cacheCandidates;
+    size_t cacheCandidateCount, cacheCandidateCapacity;
+    AddressSet freeSet;
+    FreeChunk *freeChunks;
+    size_t freeChunkCount, freeChunkCapacity;
+    HeapGroups *groups;
+    uint64_t bytesRead;
+    /// What ended the read, for `OutcomeChanged` and `OutcomeFailed`.
+    int error;
+    char why[160];
+    bool outOfMemory, verdictFailed;
 } Scan;
 
-/// Whether an address lies in a readable mapping of the process, as an object's metadata must:
-/// a first word that does not is no object, and costs no read of the process.
-static bool isReadableAddress(const Scan *scan, uintptr_t address) {
-    size_t low = 0, high = scan->mappingCount;
-    while (low < high) {
-        size_t middle = low + (high - low) / 2;
-        if (scan->mappings[middle].end <= address) {
-            low = middle + 1;
-        } else {
-            high = middle;
-        }
-    }
-    return low < scan->mappingCount && scan->mappings[low].start <= address && scan->mappings[low].readable;
+static Outcome changed(Scan *scan, int error, const char *format, ...) __attribute__((format(printf, 3, 4)));
+
+/// Records why a read must be read again.
+static Outcome changed(Scan *scan, int error, const char *format, ...) {
+    scan->error = error;
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(scan->why, sizeof(scan->why), format, arguments);
+    va_end(arguments);
+    return OutcomeChanged;
 }
 
-/// The copied byte at an address of the process, or NULL when no region holds `length` there.
-static const uint8_t *local(const Scan *scan, uintptr_t address, size_t length) {
-    for (size_t index = 0; index < scan->regionCount; index++) {
-        const Region *region = &scan->regions[index];
-        if (address >= region->start && address < region->end && length <= region->end - address) {
-            return region->bytes + (address - region->start);
-        }
-    }
-    return NULL;
+/// Reads `length` bytes of the process in full; on a short read, the outcome to report.
+static Outcome readExactly(Scan *scan, uintptr_t address, void *buffer, size_t length) {
+    int32_t error = 0;
+    if (cmd_readProcessMemory(scan->pid, address, buffer, length, &error) == length) return OutcomeRead;
+    if (error == 0) error = EFAULT;
+    return changed(scan, error, "reading %zu bytes at 0x%lx: %s", length, (unsigned long)address, strerror(error));
 }
 
-/// Reads a word of the process: from a copied region, or from the process.
+/// Reads a word of the process that may not be mapped (a candidate's side table, a cache's
+/// entry): `false` when it is not.
 static bool readWord(const Scan *scan, uintptr_t address, uint64_t *value) {
-    const uint8_t *bytes = local(scan, address, 8);
-    if (bytes) {
-        memcpy(value, bytes, 8);
-        return true;
-    }
     int32_t error = 0;
     return cmd_readProcessMemory(scan->pid, address, value, 8, &error) == 8;
 }
 
-/// Copies a region of the process and adds it to the scan.
-static int addRegion(Scan *scan, uintptr_t start, uintptr_t end, uintptr_t firstChunk, uintptr_t top) {
-    if (end <= start) return 0;
-    if (scan->regionCount == scan->regionCapacity) {
-        size_t capacity = scan->regionCapacity ? scan->regionCapacity * 2 : 16;
-        Region *regions = realloc(scan->regions, capacity * sizeof(Region));
-        if (!regions) return ENOMEM;
-        scan->regions = regions;
-        scan->regionCapacity = capacity;
+/// The process's bytes `[address, address + length)` of the heap being walked; NULL with the
+/// outcome in `*outcome` when they cannot be read.
+static const uint8_t *bytesAt(Scan *scan, uintptr_t address, size_t length, Outcome *outcome) {
+    int error = 0;
+    const uint8_t *bytes = cmdwin_bytes(&scan->windows, address, length, &error);
+    if (!bytes) {
+        *outcome = changed(scan, error, "reading %zu bytes at 0x%lx of the heap: %s", length, (unsigned long)address,
+                           strerror(error));
     }
-    uint8_t *bytes = malloc(end - start);
-    if (!bytes) return ENOMEM;
-    int error = cmdproc_readTolerant(scan->pid, start, bytes, end - start);
-    if (error) {
-        free(bytes);
-        return error;
-    }
-    scan->regions[scan->regionCount++] = (Region){start, end, firstChunk, top, bytes};
-    return 0;
+    return bytes;
 }
 
-static bool addBlock(Scan *scan, Block block) {
-    if (scan->blockCount == scan->blockCapacity) {
-        size_t capacity = scan->blockCapacity ? scan->blockCapacity * 2 : 4096;
-        Block *blocks = realloc(scan->blocks, capacity * sizeof(Block));
-        if (!blocks) return false;
-        scan->blocks = blocks;
-        scan->blockCapacity = capacity;
-    }
-    scan->blocks[scan->blockCount++] = block;
-    return true;
-}
-
-static bool addCacheCandidate(Scan *scan, uintptr_t chunk) {
-    if (scan->cacheCandidateCount == scan->cacheCandidateCapacity) {
-        size_t capacity = scan->cacheCandidateCapacity ? scan->cacheCandidateCapacity * 2 : 16;
-        uintptr_t *candidates = realloc(scan->cacheCandidates, capacity * sizeof(uintptr_t));
-        if (!candidates) return false;
-        scan->cacheCandidates = candidates;
-        scan->cacheCandidateCapacity = capacity;
-    }
-    scan->cacheCandidates[scan->cacheCandidateCount++] = chunk;
-    return true;
-}
-
-static void freeScan(Scan *scan) {
-    for (size_t index = 0; index < scan->regionCount; index++) free(scan->regions[index].bytes);
-    free(scan->regions);
-    free(scan->cacheCandidates);
-    free(scan->freeChunks.slots);
-    free(scan->blocks);
+/// Whether an address lies in a readable mapping of the process, as an object's metadata must:
+/// a first word that does not is no object, and costs no read of the process.
+static bool isReadableAddress(const Scan *scan, uintptr_t address) {
+    const Mapping *mapping = cmdheap_mappingContaining(scan->mappings, scan->mappingCount, address);
+    return mapping && mapping->readable;
 }
 
 /// Whether an object's reference counts say it is alive: not deinitializing, with an unowned
@@ -221,48 +156,149 @@ static bool isAlive(const Scan *scan, uintptr_t object, uint64_t counts) {
     return ((counts >> 1) & 0x7FFFFFFFull) != 0;
 }
 
-/// Walks one region's chunks, recording the in-use ones.
-/// - Returns: Whether the walk ended where the region's chunks end (its top chunk, or the end).
-static bool walkRegion(Scan *scan, const Region *region, bool *outOfMemory) {
+/// The group a block in use belongs to, from its first two words: a group's index,
+/// `CMD_NOT_A_CLASS`, or `CMD_VERDICT_FAILED`.
+static int32_t groupOf(Scan *scan, uintptr_t address, const uint64_t *words) {
+    if (words[0] == 0 || words[0] % 8 != 0) return CMD_NOT_A_CLASS;
+    // A word already decided (most blocks: the instances of a few classes) needs no search of
+    // the mappings.
+    int32_t known;
+    if (cmdheap_knownVerdict(scan->groups, (uintptr_t)words[0], &known)) {
+        return known >= 0 && isAlive(scan, address, words[1]) ? known : CMD_NOT_A_CLASS;
+    }
+    if (!isReadableAddress(scan, (uintptr_t)words[0]) || !isAlive(scan, address, words[1])) return CMD_NOT_A_CLASS;
+    return cmdheap_verdict(scan->groups, (uintptr_t)words[0]);
+}
+
+/// Counts a block in use.
+static bool countBlock(Scan *scan, uintptr_t address, uintptr_t size, const uint64_t *words) {
+    int32_t group = groupOf(scan, address, words);
+    if (group == CMD_VERDICT_FAILED) {
+        scan->verdictFailed = true;
+        return false;
+    }
+    if (group >= 0 && !cmdheap_count(scan->groups, group, address, size)) {
+        scan->outOfMemory = true;
+        return false;
+    }
+    return true;
+}
+
+static bool addCacheCandidate(Scan *scan, uintptr_t chunk) {
+    if (scan->cacheCandidateCount == scan->cacheCandidateCapacity) {
+        size_t capacity = scan->cacheCandidateCapacity ? scan->cacheCandidateCapacity * 2 : 16;
+        uintptr_t *candidates = realloc(scan->cacheCandidates, capacity * sizeof(uintptr_t));
+        if (!candidates) return false;
+        scan->cacheCandidates = candidates;
+        scan->cacheCandidateCapacity = capacity;
+    }
+    scan->cacheCandidates[scan->cacheCandidateCount++] = chunk;
+    return true;
+}
+
+/// Adds a chunk a free list holds.
+static bool addFreeChunk(Scan *scan, FreeChunk chunk) {
+    if (cmdheap_setContains(&scan->freeSet, chunk.chunk)) return true;
+    if (scan->freeChunkCount == scan->freeChunkCapacity) {
+        size_t capacity = scan->freeChunkCapacity ? scan->freeChunkCapacity * 2 : 256;
+        FreeChunk *chunks = realloc(scan->freeChunks, capacity * sizeof(FreeChunk));
+        if (!chunks) return false;
+        scan->freeChunks = chunks;
+        scan->freeChunkCapacity = capacity;
+    }
+    if (!cmdheap_setInsert(&scan->freeSet, chunk.chunk)) return false;
+    scan->freeChunks[scan->freeChunkCount++] = chunk;
+    return true;
+}
+
+/// Empties what one read gathered, for the next.
+static void resetScan(Scan *scan) {
+    scan->regionCount = 0;
+    atomic_store(&scan->windows.bytesRead, 0);
+    scan->cacheCandidateCount = 0;
+    free(scan->freeSet.slots);
+    memset(&scan->freeSet, 0, sizeof(scan->freeSet));
+    scan->freeChunkCount = 0;
+    scan->bytesRead = 0;
+    scan->error = 0;
+    scan->why[0] = 0;
+    if (scan->groups) cmdheap_resetCounts(scan->groups);
+}
+
+static void freeScan(Scan *scan) {
+    free(scan->regions);
+    cmdwin_close(&scan->windows);
+    free(scan->cacheCandidates);
+    free(scan->freeSet.slots);
+    free(scan->freeChunks);
+}
+
+static bool addRegion(Scan *scan, Region region) {
+    if (scan->regionCount == scan->regionCapacity) {
+        size_t capacity = scan->regionCapacity ? scan->regionCapacity * 2 : 16;
+        Region *regions = realloc(scan->regions, capacity * sizeof(Region));
+        if (!regions) return false;
+        scan->regions = regions;
+        scan->regionCapacity = capacity;
+    }
+    scan->regions[scan->regionCount++] = region;
+    return true;
+}
+
+/// Walks one heap's chunks, counting the instances among those in use; with `count` false,
+/// reads them alone (the floor). The walk must end where the heap's chunks end: at the arena's
+/// top chunk, or for an older heap of a secondary arena at its fencepost or its end.
+static Outcome walkRegion(Scan *scan, const Region *region, bool count) {
     uintptr_t chunk = region->firstChunk;
-    while (chunk + 16 <= region->end) {
-        if (region->top && chunk == region->top) return true;
-        uint64_t sizeWord;
-        memcpy(&sizeWord, region->bytes + (chunk - region->start) + 8, 8);
-        uintptr_t size = (uintptr_t)(sizeWord & ~(uint64_t)SIZE_BITS);
+    // The walk ends at the top chunk's header: nothing past it is read.
+    uintptr_t end = region->top && region->end - region->top > 32 ? region->top + 32 : region->end;
+    cmdwin_setRegion(&scan->windows, region->start, end);
+    Outcome outcome = OutcomeRead;
+    while (true) {
+        if (region->top && chunk == region->top) return OutcomeRead;
+        if (chunk + 16 > region->end) break;
+        // The chunk's header and, when it has them, its first two user words.
+        size_t headerLength = chunk + 32 <= region->end ? 32 : 16;
+        const uint8_t *header = bytesAt(scan, chunk, headerLength, &outcome);
+        if (!header) return outcome;
+        uint64_t words[4] = {0};
+        memcpy(words, header, headerLength);
+        uintptr_t size = (uintptr_t)(words[1] & ~(uint64_t)SIZE_BITS);
         if (size < MINIMUM_CHUNK) {
             // A fencepost at the end of an older heap of a secondary arena.
-            return !region->top;
+            if (!region->top) return OutcomeRead;
+            break;
         }
-        if (size % 16 != 0 || size > region->end - chunk) return false;
+        if (size % 16 != 0 || size > region->end - chunk) break;
         uintptr_t next = chunk + size;
-        if (next + 16 > region->end) return !region->top && next == region->end;
+        if (next + 16 > region->end) {
+            if (!region->top && next == region->end) return OutcomeRead;
+            break;
+        }
+        const uint8_t *nextHeader = bytesAt(scan, next, 16, &outcome);
+        if (!nextHeader) return outcome;
         uint64_t nextSize;
-        memcpy(&nextSize, region->bytes + (next - region->start) + 8, 8);
-        if (nextSize & PREV_INUSE) {
-            if (size == TCACHE_CHUNK_SIZE && !addCacheCandidate(scan, chunk)) *outOfMemory = true;
-            uint64_t header[2];
-            if (size >= MINIMUM_CHUNK) {
-                memcpy(header, region->bytes + (chunk - region->start) + 16, 16);
-                if (header[0] != 0 && header[0] % 8 == 0 && isReadableAddress(scan, (uintptr_t)header[0]) &&
-                    isAlive(scan, chunk + 16, header[1])) {
-                    if (!addBlock(scan, (Block){chunk + 16, size - 8, (uintptr_t)header[0]})) {
-                        *outOfMemory = true;
-                    }
-                }
+        memcpy(&nextSize, nextHeader + 8, 8);
+        if (count && (nextSize & PREV_INUSE)) {
+            if (size == TCACHE_CHUNK_SIZE && !addCacheCandidate(scan, chunk)) {
+                scan->outOfMemory = true;
+                return OutcomeFailed;
             }
+            if (!countBlock(scan, chunk + 16, size - 8, words + 2)) return OutcomeFailed;
         }
         chunk = next;
     }
-    return false;
+    return changed(scan, 0, "the walk of the heap at 0x%lx lost its chunks at 0x%lx before its %s",
+                   (unsigned long)region->start, (unsigned long)chunk, region->top ? "top chunk" : "end");
 }
 
-/// Adds the chunks of a thread's cache to the free set, when the chunk holds one: each count
-/// matches its list's length, each entry is a chunk of its bin's size, and every entry carries
-/// the same key.
-static void addCache(Scan *scan, uintptr_t chunk) {
-    const uint8_t *bytes = local(scan, chunk + 16, TCACHE_CHUNK_SIZE - 16);
-    if (!bytes) return;
+/// Adds the chunks of a thread's cache to the free chunks, when the chunk holds one: each
+/// count matches its list's length, each entry is a chunk of its bin's size, and every entry
+/// carries the same key.
+static Outcome addCache(Scan *scan, uintptr_t chunk) {
+    uint8_t bytes[TCACHE_CHUNK_SIZE - 16];
+    Outcome outcome = readExactly(scan, chunk + 16, bytes, sizeof(bytes));
+    if (outcome != OutcomeRead) return outcome;
     uint16_t counts[TCACHE_BINS];
     uint64_t entries[TCACHE_BINS];
     memcpy(counts, bytes, sizeof(counts));
@@ -270,12 +306,15 @@ static void addCache(Scan *scan, uintptr_t chunk) {
     uint64_t key = 0;
     size_t total = 0;
     for (int bin = 0; bin < TCACHE_BINS; bin++) {
-        if ((counts[bin] == 0) != (entries[bin] == 0)) return;
+        if ((counts[bin] == 0) != (entries[bin] == 0)) return OutcomeRead;
         total += counts[bin];
     }
-    if (total == 0) return;
-    uintptr_t *members = malloc(total * sizeof(uintptr_t));
-    if (!members) return;
+    if (total == 0) return OutcomeRead;
+    FreeChunk *members = malloc(total * sizeof(FreeChunk));
+    if (!members) {
+        scan->outOfMemory = true;
+        return OutcomeFailed;
+    }
     size_t found = 0;
     for (int bin = 0; bin < TCACHE_BINS; bin++) {
         uintptr_t entry = (uintptr_t)entries[bin];
@@ -286,115 +325,102 @@ static void addCache(Scan *scan, uintptr_t chunk) {
                 (chunkSize & ~(uint64_t)SIZE_BITS) != (uint64_t)bin * 16 + MINIMUM_CHUNK || entryKey == 0 ||
                 (key != 0 && entryKey != key)) {
                 free(members);
-                return;
+                return OutcomeRead;
             }
             key = entryKey;
-            members[found++] = entry - 16;
+            members[found++] = (FreeChunk){entry - 16, (uintptr_t)(chunkSize & ~(uint64_t)SIZE_BITS),
+                                           {stored, entryKey}};
             // PROTECT_PTR: the next entry, XORed with the address of the field >> 12.
             entry = (uintptr_t)(stored ^ (entry >> 12));
         }
         if (counts[bin] && entry != 0) {
             free(members);
-            return;
+            return OutcomeRead;
         }
     }
-    for (size_t index = 0; index < found; index++) setInsert(&scan->freeChunks, members[index]);
+    for (size_t index = 0; index < found; index++) {
+        if (!addFreeChunk(scan, members[index])) scan->outOfMemory = true;
+    }
     free(members);
+    return scan->outOfMemory ? OutcomeFailed : OutcomeRead;
 }
 
-/// Adds an arena's fast bins' chunks to the free set.
-static void addFastBins(Scan *scan, const uint64_t *arena) {
+/// Adds an arena's fast bins' chunks to the free chunks.
+static Outcome addFastBins(Scan *scan, const uint64_t *arena) {
     for (int bin = 0; bin < ARENA_FASTBIN_COUNT; bin++) {
         uintptr_t chunk = (uintptr_t)arena[ARENA_FASTBINS / 8 + bin];
-        for (int steps = 0; chunk != 0 && steps < MAXIMUM_LIST; steps++) {
-            uint64_t stored;
-            if (chunk % 16 != 0 || !readWord(scan, chunk + 16, &stored)) break;
-            // A list that comes back to a chunk already seen is a cycle (a heap changed under
-            // the read, or forged): the rest was seen.
-            if (setContains(&scan->freeChunks, chunk) || !setInsert(&scan->freeChunks, chunk)) break;
-            chunk = (uintptr_t)(stored ^ ((chunk + 16) >> 12));
+        for (int steps = 0; chunk != 0; steps++) {
+            uint64_t words[3];
+            if (steps == MAXIMUM_LIST || chunk % 16 != 0) {
+                return changed(scan, 0, "a fast bin's list is broken at 0x%lx", (unsigned long)chunk);
+            }
+            Outcome outcome = readExactly(scan, chunk + 8, words, sizeof(words));
+            if (outcome != OutcomeRead) return outcome;
+            // A list that comes back to a chunk already seen is a cycle: a heap changed under
+            // the read, or forged.
+            if (cmdheap_setContains(&scan->freeSet, chunk)) {
+                return changed(scan, 0, "a fast bin's list loops at 0x%lx", (unsigned long)chunk);
+            }
+            if (!addFreeChunk(scan, (FreeChunk){chunk, (uintptr_t)(words[0] & ~(uint64_t)SIZE_BITS), {words[1], words[2]}})) {
+                scan->outOfMemory = true;
+                return OutcomeFailed;
+            }
+            chunk = (uintptr_t)(words[1] ^ ((chunk + 16) >> 12));
         }
     }
+    return OutcomeRead;
 }
 
-/// Reads the process's mappings and finds its main arena, or the allocator that is not glibc's.
-static bool collectRegions(pid_t pid, CMDHeapScan *result, Mapping **mappingsOut, size_t *countOut, char **mapsOut,
-                           uint64_t *mainArenaWords, uintptr_t *mainArena) {
-    int error = 0;
-    char *maps = cmdproc_readMaps(pid, &error);
-    if (!maps) {
-        if (error == ENOENT || error == ESRCH) {
-            return heapFail(result, CMDProcessStatusExited, error, "process %d exited during the read", pid);
+/// Finds the heaps of the main arena and of every arena in its ring, checking each arena's
+/// structure and that the memory it says it holds is its heaps'.
+static Outcome findRegions(Scan *scan, uintptr_t mainArena, CMDHeapScan *result, bool count) {
+    uint64_t words[ARENA_SIZE / 8];
+    Outcome outcome = readExactly(scan, mainArena, words, ARENA_SIZE);
+    if (outcome != OutcomeRead) return outcome;
+    if (!cmdheap_isArena(words, mainArena, scan->mappings, scan->mappingCount)) {
+        return changed(scan, 0, "the main arena at 0x%lx fails its check", (unsigned long)mainArena);
+    }
+    uintptr_t top = (uintptr_t)words[ARENA_TOP / 8];
+    uint64_t systemMemory = words[ARENA_SYSTEM_MEMORY / 8];
+    result->arenaCount = 1;
+    result->heapCount = 0;
+    if (systemMemory != 0) {
+        const Mapping *heap = cmdheap_mappingContaining(scan->mappings, scan->mappingCount, top);
+        if (!heap || strcmp(heap->path, "[heap]") != 0) {
+            return changed(scan, 0, "the main arena's top chunk 0x%lx is not in [heap]", (unsigned long)top);
         }
-        if (error == EACCES || error == EPERM) {
-            return heapFail(result, CMDProcessStatusPermissionDenied, error, "reading /proc/PID/maps of process %d: %s",
-                            pid, strerror(error));
+        if (systemMemory > heap->end - heap->start) {
+            return changed(scan, 0, "the main arena holds %llu bytes, more than [heap]'s %llu",
+                           (unsigned long long)systemMemory, (unsigned long long)(heap->end - heap->start));
         }
-        return heapFail(result, CMDProcessStatusFailed, error, "reading /proc/%d/maps: %s", pid, strerror(error));
-    }
-    size_t count = 0;
-    Mapping *mappings = cmdproc_parseMaps(maps, &count);
-    *mapsOut = maps;
-    *mappingsOut = mappings;
-    *countOut = count;
-    if (!mappings) return heapFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
-    char text[192];
-    const char *other = cmdheap_otherAllocator(mappings, count, text, sizeof(text));
-    if (other) {
-        return heapFail(result, CMDProcessStatusUnsupportedAllocator, 0,
-                        "process %d's heap is not glibc malloc's but %s; the census reads glibc malloc only", pid,
-                        other);
-    }
-    if (!cmdheap_findMainArena(pid, mappings, count, mainArena, mainArenaWords)) {
-        return heapFail(result, CMDProcessStatusUnsupportedAllocator, 0,
-                        "process %d has no glibc malloc arena in libc's data: another allocator serves it, and the "
-                        "census reads glibc malloc only",
-                        pid);
-    }
-    uintptr_t top = (uintptr_t)mainArenaWords[ARENA_TOP / 8];
-    if (top == 0 || mainArenaWords[ARENA_SYSTEM_MEMORY / 8] == 0) {
-        return heapFail(result, CMDProcessStatusUnsupportedAllocator, 0,
-                        "process %d's glibc malloc arena is unused: another allocator serves it, and the census "
-                        "reads glibc malloc only",
-                        pid);
-    }
-    return true;
-}
-
-/// Copies every heap of the process: the main arena's `[heap]`, each secondary arena's heaps,
-/// and the mappings of mmapped chunks (only their headers).
-static bool copyRegions(pid_t pid, Scan *scan, CMDHeapScan *result, const Mapping *mappings, size_t count,
-                        const uint64_t *mainArenaWords, uintptr_t mainArena, bool walk) {
-    uintptr_t top = (uintptr_t)mainArenaWords[ARENA_TOP / 8];
-    int error = 0;
-    for (size_t index = 0; index < count; index++) {
-        const Mapping *mapping = &mappings[index];
-        if (strcmp(mapping->path, "[heap]") != 0) continue;
-        bool holdsTop = top >= mapping->start && top < mapping->end;
-        error = addRegion(scan, mapping->start, mapping->end, mapping->start, holdsTop ? top : 0);
-        if (error) break;
+        if (!addRegion(scan, (Region){heap->start, heap->end, heap->start, top})) goto outOfMemory;
         result->heapCount++;
     }
-    result->arenaCount = 1;
-    if (walk && !error) addFastBins(scan, mainArenaWords);
+    if (count && (outcome = addFastBins(scan, words)) != OutcomeRead) return outcome;
     // Secondary arenas, in the circular list from the main one.
-    uintptr_t arena = (uintptr_t)mainArenaWords[ARENA_NEXT / 8];
-    for (int steps = 0; !error && arena != mainArena && arena != 0 && steps < MAXIMUM_ARENAS; steps++) {
-        uint64_t words[ARENA_SIZE / 8];
-        int32_t readError = 0;
-        if (cmd_readProcessMemory(pid, arena, words, ARENA_SIZE, &readError) != ARENA_SIZE) {
-            error = readError ? readError : EFAULT;
-            break;
+    uintptr_t arena = (uintptr_t)words[ARENA_NEXT / 8];
+    for (int steps = 0; arena != mainArena; steps++) {
+        if (steps == MAXIMUM_ARENAS || arena == 0) {
+            return changed(scan, 0, "the ring of arenas does not lead back to the main arena");
         }
-        if (!cmdheap_isArena(words, arena)) break;
+        outcome = readExactly(scan, arena, words, ARENA_SIZE);
+        if (outcome != OutcomeRead) return outcome;
+        if (!cmdheap_isArena(words, arena, scan->mappings, scan->mappingCount)) {
+            return changed(scan, 0, "the arena at 0x%lx fails its check", (unsigned long)arena);
+        }
         result->arenaCount++;
         uintptr_t arenaTop = (uintptr_t)words[ARENA_TOP / 8];
+        uint64_t held = 0;
         uintptr_t heap = arenaTop & ~(HEAP_MAX_SIZE - 1);
-        for (int heaps = 0; heap != 0 && heaps < 1024 && !error; heaps++) {
+        for (int heaps = 0; heap != 0; heaps++) {
             uint64_t info[HEAP_INFO_SIZE / 8];
-            if (cmd_readProcessMemory(pid, heap, info, HEAP_INFO_SIZE, &readError) != HEAP_INFO_SIZE) break;
+            if (heaps == MAXIMUM_HEAPS) return changed(scan, 0, "the arena at 0x%lx has too many heaps", (unsigned long)arena);
+            if ((outcome = readExactly(scan, heap, info, HEAP_INFO_SIZE)) != OutcomeRead) return outcome;
             uintptr_t size = (uintptr_t)info[HEAP_INFO_SIZE_FIELD / 8];
-            if (info[0] != arena || size == 0 || size > HEAP_MAX_SIZE) break;
+            if (info[0] != arena || size < HEAP_INFO_SIZE || size > HEAP_MAX_SIZE) {
+                return changed(scan, 0, "the heap at 0x%lx is not the arena 0x%lx's", (unsigned long)heap,
+                               (unsigned long)arena);
+            }
             uintptr_t first = heap + HEAP_INFO_SIZE;
             if (arena == first) {
                 // The arena's first heap holds the arena: chunks follow it, aligned as
@@ -403,146 +429,257 @@ static bool copyRegions(pid_t pid, Scan *scan, CMDHeapScan *result, const Mappin
                 if ((first + 16) % 16) first += 16 - (first + 16) % 16;
             }
             bool holdsTop = arenaTop >= heap && arenaTop < heap + size;
-            error = addRegion(scan, heap, heap + size, first, holdsTop ? arenaTop : 0);
+            if (!addRegion(scan, (Region){heap, heap + size, first, holdsTop ? arenaTop : 0})) goto outOfMemory;
             result->heapCount++;
+            held += size;
             heap = (uintptr_t)info[HEAP_INFO_PREV / 8];
         }
-        if (walk && !error) addFastBins(scan, words);
+        // `system_mem` is the sum of the arena's heaps' sizes (malloc/arena.c keeps it so).
+        if (held != words[ARENA_SYSTEM_MEMORY / 8]) {
+            return changed(scan, 0, "the arena at 0x%lx holds %llu bytes, its heaps %llu", (unsigned long)arena,
+                           (unsigned long long)words[ARENA_SYSTEM_MEMORY / 8], (unsigned long long)held);
+        }
+        if (count && (outcome = addFastBins(scan, words)) != OutcomeRead) return outcome;
         arena = (uintptr_t)words[ARENA_NEXT / 8];
     }
-    if (error) {
-        if (error == ESRCH) return heapFail(result, CMDProcessStatusExited, error, "process %d exited during the read", pid);
-        if (error == EPERM || error == EACCES) {
-            return heapFail(result, CMDProcessStatusPermissionDenied, error, "reading the memory of process %d: %s", pid,
-                            strerror(error));
-        }
-        return heapFail(result, CMDProcessStatusFailed, error, "reading the heap of process %d: %s", pid,
-                        strerror(error));
-    }
-    for (size_t index = 0; index < scan->regionCount; index++) {
-        result->bytesRead += scan->regions[index].end - scan->regions[index].start;
-    }
-    return true;
+    return OutcomeRead;
+outOfMemory:
+    scan->outOfMemory = true;
+    return OutcomeFailed;
 }
 
-/// Whether an anonymous mapping belongs to a heap already copied.
-static bool isCopied(const Scan *scan, uintptr_t address) {
+/// Whether an address lies in a heap found.
+static bool isInRegion(const Scan *scan, uintptr_t address) {
     for (size_t index = 0; index < scan->regionCount; index++) {
         if (address >= scan->regions[index].start && address < scan->regions[index].end) return true;
     }
     return false;
 }
 
-/// Records the objects of mmapped chunks: each mapping's chunks, one after another, each with
-/// `IS_MMAPPED` and a page-sized size that fits.
-static bool scanMappedChunks(Scan *scan, const Mapping *mappings, size_t count, bool walk) {
+/// Counts the instances in mmapped chunks: each anonymous writable mapping's chunks, one after
+/// another, each with `IS_MMAPPED` and a page-sized size that fits.
+static Outcome scanMappedChunks(Scan *scan, bool count) {
     const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    for (size_t index = 0; index < count; index++) {
-        const Mapping *mapping = &mappings[index];
+    for (size_t index = 0; index < scan->mappingCount; index++) {
+        const Mapping *mapping = &scan->mappings[index];
         if (!mapping->readable || !mapping->writable || mapping->inode != 0 || mapping->path[0] != 0 ||
-            isCopied(scan, mapping->start)) {
+            isInRegion(scan, mapping->start)) {
             continue;
         }
         uintptr_t chunk = mapping->start;
         while (chunk + 32 <= mapping->end) {
             uint64_t header[4];
-            int32_t error = 0;
-            if (cmd_readProcessMemory(scan->pid, chunk, header, sizeof(header), &error) != sizeof(header)) break;
+            Outcome outcome = readExactly(scan, chunk, header, sizeof(header));
+            if (outcome != OutcomeRead) return outcome;
+            scan->bytesRead += sizeof(header);
             uintptr_t size = (uintptr_t)(header[1] & ~(uint64_t)SIZE_BITS);
             if (header[0] != 0 || (header[1] & SIZE_BITS) != IS_MMAPPED || size < page || size % page != 0 ||
                 size > mapping->end - chunk) {
                 break;
             }
-            if (walk && header[2] != 0 && header[2] % 8 == 0 && isReadableAddress(scan, (uintptr_t)header[2]) &&
-                isAlive(scan, chunk + 16, header[3])) {
-                if (!addBlock(scan, (Block){chunk + 16, size - 16, (uintptr_t)header[2]})) {
-                    return false;
-                }
-            }
+            if (count && !countBlock(scan, chunk + 16, size - 16, header + 2)) return OutcomeFailed;
             chunk += size;
         }
     }
-    return true;
+    return OutcomeRead;
 }
 
-bool cmd_scanProcessHeap(int32_t pid, CMDHeapScan *result) {
-    memset(result, 0, sizeof(*result));
-    uint64_t startTime = 0;
+/// One read of the heap: its arenas and heaps, each walked, the chunks of their own mappings,
+/// and the blocks free lists hold taken back.
+static Outcome readHeap(Scan *scan, uintptr_t mainArena, CMDHeapScan *result, bool count) {
+    Outcome outcome = findRegions(scan, mainArena, result, count);
+    for (size_t index = 0; outcome == OutcomeRead && index < scan->regionCount; index++) {
+        outcome = walkRegion(scan, &scan->regions[index], count);
+    }
+    if (outcome == OutcomeRead) outcome = scanMappedChunks(scan, count);
+    if (!count || outcome != OutcomeRead) return outcome;
+    for (size_t index = 0; outcome == OutcomeRead && index < scan->cacheCandidateCount; index++) {
+        outcome = addCache(scan, scan->cacheCandidates[index]);
+    }
+    if (outcome != OutcomeRead) return outcome;
+    // A free chunk the walk took for one in use (a cache's or a fast bin's holds `PREV_INUSE`)
+    // was counted when its words read as an instance's: take it back.
+    for (size_t index = 0; index < scan->freeChunkCount; index++) {
+        const FreeChunk *free = &scan->freeChunks[index];
+        int32_t group = groupOf(scan, free->chunk + 16, free->words);
+        if (group == CMD_VERDICT_FAILED) {
+            scan->verdictFailed = true;
+            return OutcomeFailed;
+        }
+        if (group >= 0 && free->size >= MINIMUM_CHUNK) cmdheap_takeBack(scan->groups, group, free->size - 8);
+    }
+    result->cachedFreeBlocks = scan->freeChunkCount;
+    return OutcomeRead;
+}
+
+/// Fills `result` with why the process can no longer be read, when it cannot: it exited, is a
+/// zombie, or runs another program than `before` did.
+static bool isGone(int32_t pid, const CMDProcessFacts *before, CMDHeapScan *result) {
+    CMDProcessFacts after;
     int32_t error = 0;
-    if (pid <= 0 || !cmd_processStartTime(pid, &startTime, &error)) {
+    if (!cmd_processFacts(pid, &after, &error)) {
+        return !heapFail(result, CMDProcessStatusExited, ESRCH, "process %d exited during the census", pid);
+    }
+    switch (cmd_processChange(before, &after)) {
+    case CMDProcessStatusRead: return false;
+    case CMDProcessStatusZombie:
+        return !heapFail(result, CMDProcessStatusZombie, ESRCH,
+                         "process %d exited during the census: it is a zombie, which its parent has not reaped", pid);
+    case CMDProcessStatusExeced:
+        return !heapFail(result, CMDProcessStatusExeced, 0,
+                         "process %d replaced its program (exec) during the census: its heap is another's", pid);
+    default:
+        if (after.startTime != before->startTime) {
+            return !heapFail(result, CMDProcessStatusExited, ESRCH,
+                             "process %d exited during the census, and its pid now names another process", pid);
+        }
+        return !heapFail(result, CMDProcessStatusExited, ESRCH, "process %d exited during the census", pid);
+    }
+}
+
+/// Why a process cannot have its heap read at all, before any read: none has the pid, or it
+/// is a kernel thread or a zombie. `false` with `result` filled then.
+static bool checkProcess(int32_t pid, CMDProcessFacts *facts, CMDHeapScan *result) {
+    int32_t error = 0;
+    if (pid <= 0 || !cmd_processFacts(pid, facts, &error)) {
         if (pid <= 0 || error == ENOENT || error == ESRCH) {
             return heapFail(result, CMDProcessStatusNoSuchProcess, ESRCH, "no process has pid %d", pid);
         }
         return heapFail(result, CMDProcessStatusFailed, error, "reading /proc/%d/stat: %s", pid, strerror(error));
     }
-    Scan scan = {.pid = (pid_t)pid};
-    Mapping *mappings = NULL;
-    size_t count = 0;
-    char *maps = NULL;
-    uint64_t mainArenaWords[ARENA_SIZE / 8];
-    uintptr_t mainArena = 0;
-    bool scanned = collectRegions((pid_t)pid, result, &mappings, &count, &maps, mainArenaWords, &mainArena);
-    scan.mappings = mappings;
-    scan.mappingCount = count;
-    scanned = scanned && copyRegions((pid_t)pid, &scan, result, mappings, count, mainArenaWords, mainArena, true);
-    bool outOfMemory = false;
-    if (scanned) {
-        for (size_t index = 0; index < scan.regionCount; index++) {
-            if (!walkRegion(&scan, &scan.regions[index], &outOfMemory)) result->inconsistentHeapCount++;
+    if (facts->isKernelThread) {
+        return heapFail(result, CMDProcessStatusKernelThread, 0,
+                        "pid %d is a kernel thread, not a user process: it has no heap", pid);
+    }
+    if (facts->state == 'Z' || facts->state == 'X') {
+        return heapFail(result, CMDProcessStatusZombie, ESRCH,
+                        "process %d is a zombie: it has exited, its parent has not reaped it, and it has no memory",
+                        pid);
+    }
+    return true;
+}
+
+/// Reads the process's mappings, and finds its main arena or the allocator that is not glibc's.
+static bool findArena(int32_t pid, CMDHeapScan *result, char **maps, Mapping **mappings, size_t *count,
+                      uintptr_t *mainArena) {
+    int error = 0;
+    *maps = cmdproc_readMaps((pid_t)pid, &error);
+    if (!*maps) {
+        if (error == ENOENT || error == ESRCH) {
+            return heapFail(result, CMDProcessStatusExited, error, "process %d exited during the census", pid);
         }
-        for (size_t index = 0; index < scan.cacheCandidateCount; index++) addCache(&scan, scan.cacheCandidates[index]);
-        result->cachedFreeBlocks = scan.freeChunks.count;
-        if (!scanMappedChunks(&scan, mappings, count, true)) outOfMemory = true;
-        if (outOfMemory) scanned = heapFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
+        if (error == EACCES || error == EPERM) {
+            return heapFail(result, CMDProcessStatusPermissionDenied, error,
+                            "reading /proc/PID/maps of process %d: %s", pid, strerror(error));
+        }
+        return heapFail(result, CMDProcessStatusFailed, error, "reading /proc/%d/maps: %s", pid, strerror(error));
+    }
+    *mappings = cmdproc_parseMaps(*maps, count);
+    if (!*mappings) return heapFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
+    char text[192];
+    const char *other = cmdheap_otherAllocator(*mappings, *count, text, sizeof(text));
+    if (other) {
+        return heapFail(result, CMDProcessStatusUnsupportedAllocator, 0,
+                        "process %d's heap is not glibc malloc's but %s; the census reads glibc malloc only", pid,
+                        other);
+    }
+    uint64_t words[ARENA_SIZE / 8];
+    if (!cmdheap_findMainArena((pid_t)pid, *mappings, *count, mainArena, words)) {
+        return heapFail(result, CMDProcessStatusUnsupportedAllocator, 0,
+                        "process %d has no glibc malloc arena in libc's data: another allocator serves it, and the "
+                        "census reads glibc malloc only",
+                        pid);
+    }
+    if (words[ARENA_SYSTEM_MEMORY / 8] == 0) {
+        return heapFail(result, CMDProcessStatusUnsupportedAllocator, 0,
+                        "process %d's glibc malloc arena is unused: another allocator serves it, and the census "
+                        "reads glibc malloc only",
+                        pid);
+    }
+    return true;
+}
+
+/// The reads of a scan or of the floor: up to `CMD_HEAP_SCAN_ATTEMPTS` while the heap changes
+/// under them.
+static bool scanHeap(int32_t pid, HeapGroups *groups, CMDHeapScan *result) {
+    memset(result, 0, sizeof(*result));
+    CMDProcessFacts before;
+    if (!checkProcess(pid, &before, result)) return false;
+    Scan scan = {.pid = (pid_t)pid, .groups = groups};
+    if (!cmdwin_open(&scan.windows, (pid_t)pid)) return heapFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
+    bool scanned = false;
+    for (uint32_t attempt = 1; attempt <= CMD_HEAP_SCAN_ATTEMPTS; attempt++) {
+        char *maps = NULL;
+        Mapping *mappings = NULL;
+        size_t count = 0;
+        uintptr_t mainArena = 0;
+        resetScan(&scan);
+        result->attempts = attempt;
+        Outcome outcome = OutcomeFailed;
+        if (findArena(pid, result, &maps, &mappings, &count, &mainArena)) {
+            scan.mappings = mappings;
+            scan.mappingCount = count;
+            outcome = readHeap(&scan, mainArena, result, groups != NULL);
+        }
+        free(mappings);
+        free(maps);
+        scan.mappings = NULL;
+        if (isGone(pid, &before, result)) break;
+        if (outcome == OutcomeRead) {
+            scanned = true;
+            break;
+        }
+        if (outcome == OutcomeFailed) {
+            if (scan.outOfMemory) heapFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
+            if (scan.verdictFailed) {
+                heapFail(result, CMDProcessStatusFailed, 0, "the census of process %d failed to decide a type", pid);
+            }
+            break;
+        }
+        if (scan.error == ESRCH) {
+            heapFail(result, CMDProcessStatusExited, ESRCH, "process %d exited during the census", pid);
+            break;
+        }
+        if (scan.error == EPERM || scan.error == EACCES) {
+            heapFail(result, CMDProcessStatusPermissionDenied, scan.error, "reading the memory of process %d: %s", pid,
+                     strerror(scan.error));
+            break;
+        }
+        heapFail(result, CMDProcessStatusFailed, scan.error,
+                 "the heap of process %d changed under each of %d reads (the last: %s); hold the process for the "
+                 "census to read one moment of it",
+                 pid, CMD_HEAP_SCAN_ATTEMPTS, scan.why);
     }
     if (scanned) {
-        // Drop the blocks a cache or a fast bin holds: free, whatever their words say.
-        size_t kept = 0;
-        for (size_t index = 0; index < scan.blockCount; index++) {
-            if (!setContains(&scan.freeChunks, scan.blocks[index].address - 16)) scan.blocks[kept++] = scan.blocks[index];
+        result->bytesRead = scan.bytesRead + atomic_load(&scan.windows.bytesRead);
+        result->startTime = before.startTime;
+        if (groups && !cmdheap_finish(groups, &scan.freeSet, result)) {
+            scanned = heapFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
         }
-        scan.blockCount = kept;
-        uint64_t after = 0;
-        if (!cmd_processStartTime(pid, &after, &error) || after != startTime) {
-            scanned = heapFail(result, CMDProcessStatusExited, ESRCH, "process %d exited during the read", pid);
-        }
-    }
-    if (scanned && !cmdheap_groupBlocks(scan.blocks, scan.blockCount, result)) {
-        scanned = heapFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
-    }
-    if (scanned) {
-        result->status = CMDProcessStatusRead;
-        result->startTime = startTime;
     }
     freeScan(&scan);
-    free(mappings);
-    free(maps);
+    return scanned;
+}
+
+bool cmd_scanProcessHeap(int32_t pid, CMDHeapClassify classify, void *context, CMDHeapScan *result) {
+    HeapGroups groups = {.classify = classify, .context = context};
+    bool scanned = scanHeap(pid, &groups, result);
+    if (scanned) result->status = CMDProcessStatusRead;
+    cmdheap_freeGroups(&groups);
     return scanned;
 }
 
 bool cmd_readProcessHeapOnly(int32_t pid, uint64_t *bytes) {
-    *bytes = 0;
     CMDHeapScan result;
-    memset(&result, 0, sizeof(result));
-    Scan scan = {.pid = (pid_t)pid};
-    Mapping *mappings = NULL;
-    size_t count = 0;
-    char *maps = NULL;
-    uint64_t mainArenaWords[ARENA_SIZE / 8];
-    uintptr_t mainArena = 0;
-    bool read = collectRegions((pid_t)pid, &result, &mappings, &count, &maps, mainArenaWords, &mainArena) &&
-                copyRegions((pid_t)pid, &scan, &result, mappings, count, mainArenaWords, mainArena, false);
-    if (read) read = scanMappedChunks(&scan, mappings, count, false);
-    *bytes = result.bytesRead;
-    freeScan(&scan);
-    free(mappings);
-    free(maps);
+    bool read = scanHeap(pid, NULL, &result);
+    *bytes = read ? result.bytesRead : 0;
     return read;
 }
 
 #else
 
-bool cmd_scanProcessHeap(int32_t pid, CMDHeapScan *result) {
+bool cmd_scanProcessHeap(int32_t pid, CMDHeapClassify classify, void *context, CMDHeapScan *result) {
+    (void)classify, (void)context;
     memset(result, 0, sizeof(*result));
     result->status = CMDProcessStatusFailed;
     snprintf(result->message, sizeof(result->message), "a census of process %d is supported on Linux only", pid);

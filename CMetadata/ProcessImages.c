@@ -335,11 +335,21 @@ bool cmd_readProcessImages(int32_t pid, void (*afterListing)(void *), void *cont
     memset(result, 0, sizeof(*result));
     if (pid <= 0) return processFail(result, CMDProcessStatusNoSuchProcess, ESRCH, "no process has pid %d", pid);
     int32_t error = 0;
-    if (!cmd_processStartTime(pid, &result->startTime, &error)) {
+    if (!cmd_processFacts(pid, &result->facts, &error)) {
         if (error == ENOENT || error == ESRCH) {
             return processFail(result, CMDProcessStatusNoSuchProcess, error, "no process has pid %d", pid);
         }
         return failFor(result, pid, error, "reading /proc/PID/stat");
+    }
+    result->startTime = result->facts.startTime;
+    if (result->facts.isKernelThread) {
+        return processFail(result, CMDProcessStatusKernelThread, 0,
+                           "pid %d is a kernel thread, not a user process: it has no images", pid);
+    }
+    if (result->facts.state == 'Z' || result->facts.state == 'X') {
+        return processFail(result, CMDProcessStatusZombie, ESRCH,
+                           "process %d is a zombie: it has exited, its parent has not reaped it, and it has no memory",
+                           pid);
     }
     int mapsError = 0;
     char *maps = cmdproc_readMaps((pid_t)pid, &mapsError);
@@ -380,13 +390,19 @@ bool cmd_readProcessImages(int32_t pid, void (*afterListing)(void *), void *cont
     free(candidates);
     free(mappings);
     free(maps);
-    if (read) {
-        // A pid reused during the read belongs to another process, with another start time.
-        uint64_t after = 0;
-        if (!cmd_processStartTime(pid, &after, &error) || after != result->startTime) {
-            cmd_releaseProcessRead(result);
-            read = processFail(result, CMDProcessStatusExited, ESRCH, "process %d exited during the read", pid);
-        }
+    // A pid reused during the read belongs to another process, with another start time; a
+    // process that `exec`ed has another program; a zombie, no memory.
+    CMDProcessFacts after;
+    CMDProcessStatus gone = cmd_processFacts(pid, &after, &error) ? cmd_processChange(&result->facts, &after)
+                                                                   : CMDProcessStatusExited;
+    if (gone != CMDProcessStatusRead) {
+        if (result->images) cmd_releaseProcessRead(result);
+        read = processFail(result, gone, gone == CMDProcessStatusExeced ? 0 : ESRCH,
+                           gone == CMDProcessStatusExeced ? "process %d replaced its program (exec) during the read"
+                           : gone == CMDProcessStatusZombie
+                               ? "process %d exited during the read: it is a zombie, which its parent has not reaped"
+                               : "process %d exited during the read",
+                           pid);
     }
     if (!read && result->images) cmd_releaseProcessRead(result);
     if (read) result->status = CMDProcessStatusRead;

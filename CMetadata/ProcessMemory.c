@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -89,6 +90,99 @@ bool cmd_processStartTime(int32_t pid, uint64_t *startTime, int32_t *error) {
     *startTime = strtoull(cursor + 1, NULL, 10);
     *error = 0;
     return true;
+}
+
+/// Reads a small file of `/proc` whole, NUL-terminated; the length, or -1 with `*error` set.
+static ssize_t readProcFile(const char *path, char *text, size_t size, int32_t *error) {
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) {
+        *error = errno;
+        return -1;
+    }
+    ssize_t got = read(descriptor, text, size - 1);
+    int readError = errno;
+    close(descriptor);
+    if (got < 0) {
+        *error = readError;
+        return -1;
+    }
+    text[got] = 0;
+    return got;
+}
+
+bool cmd_processFacts(int32_t pid, CMDProcessFacts *facts, int32_t *error) {
+    memset(facts, 0, sizeof(*facts));
+    *error = 0;
+    char path[64], text[2048];
+    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+    ssize_t got = readProcFile(path, text, sizeof(text), error);
+    if (got <= 0) {
+        if (got == 0) *error = ESRCH;
+        return false;
+    }
+    // The command name may hold spaces and parentheses: fields resume after the last ')'.
+    char *cursor = strrchr(text, ')');
+    if (!cursor || cursor[1] != ' ') {
+        *error = EINVAL;
+        return false;
+    }
+    facts->state = cursor[2];
+    // Fields 3 to 52, by number (proc(5)): 9 flags, 22 starttime, 26 startcode, 47 start_brk.
+    cursor += 1;
+    for (int field = 3; field <= 47 && cursor; field++) {
+        const char *value = cursor + 1;
+        if (field == 9) {
+            unsigned long long flags = strtoull(value, NULL, 10);
+            facts->isKernelThread = (flags & 0x00200000) != 0;  // PF_KTHREAD
+            facts->isExiting = (flags & 0x00000004) != 0;        // PF_EXITING
+        }
+        if (field == 22) facts->startTime = strtoull(value, NULL, 10);
+        if (field == 26) facts->startCode = strtoull(value, NULL, 10);
+        if (field == 47) facts->startBrk = strtoull(value, NULL, 10);
+        cursor = strchr(cursor + 1, ' ');
+    }
+    if (facts->startTime == 0 && !facts->isKernelThread) {
+        *error = EINVAL;
+        return false;
+    }
+    snprintf(path, sizeof(path), "/proc/%d/status", pid);
+    int32_t statusError = 0;
+    if (readProcFile(path, text, sizeof(text), &statusError) > 0) {
+        const char *tracer = strstr(text, "\nTracerPid:");
+        if (tracer) facts->tracerPid = (int32_t)strtol(tracer + 11, NULL, 10);
+    }
+    if (facts->tracerPid > 0) {
+        // `TracerPid` is the tracing thread: its process is its thread group (`Tgid`).
+        snprintf(path, sizeof(path), "/proc/%d/status", facts->tracerPid);
+        if (readProcFile(path, text, sizeof(text), &statusError) > 0) {
+            const char *group = strstr(text, "\nTgid:");
+            if (group && strtol(group + 6, NULL, 10) > 0) facts->tracerPid = (int32_t)strtol(group + 6, NULL, 10);
+        }
+        snprintf(path, sizeof(path), "/proc/%d/comm", facts->tracerPid);
+        if (readProcFile(path, facts->tracerName, sizeof(facts->tracerName), &statusError) > 0) {
+            facts->tracerName[strcspn(facts->tracerName, "\n")] = 0;
+        }
+    }
+    snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+    struct stat executable;
+    if (stat(path, &executable) == 0) {
+        facts->executableDevice = (uint64_t)executable.st_dev;
+        facts->executableInode = (uint64_t)executable.st_ino;
+    }
+    return true;
+}
+
+CMDProcessStatus cmd_processChange(const CMDProcessFacts *before, const CMDProcessFacts *after) {
+    if (after->startTime != before->startTime) return CMDProcessStatusExited;
+    if (after->state == 'Z' || after->state == 'X') return CMDProcessStatusZombie;
+    if (after->isExiting) return CMDProcessStatusExited;
+    return cmd_isSameProgram(before, after) ? CMDProcessStatusRead : CMDProcessStatusExeced;
+}
+
+bool cmd_isSameProgram(const CMDProcessFacts *before, const CMDProcessFacts *after) {
+    return before->startTime == after->startTime && before->startCode == after->startCode &&
+           before->startBrk == after->startBrk && before->executableDevice == after->executableDevice &&
+           before->executableInode == after->executableInode;
 }
 
 char *cmdproc_readMaps(pid_t pid, int *error) {
@@ -196,6 +290,21 @@ bool cmd_processStartTime(int32_t pid, uint64_t *startTime, int32_t *error) {
     *startTime = 0;
     *error = ENOSYS;
     return false;
+}
+
+bool cmd_processFacts(int32_t pid, CMDProcessFacts *facts, int32_t *error) {
+    (void)pid;
+    memset(facts, 0, sizeof(*facts));
+    *error = ENOSYS;
+    return false;
+}
+
+bool cmd_isSameProgram(const CMDProcessFacts *before, const CMDProcessFacts *after) {
+    return before->startTime == after->startTime;
+}
+
+CMDProcessStatus cmd_processChange(const CMDProcessFacts *before, const CMDProcessFacts *after) {
+    return before->startTime == after->startTime ? CMDProcessStatusRead : CMDProcessStatusExited;
 }
 
 #endif

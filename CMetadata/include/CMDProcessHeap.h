@@ -13,13 +13,33 @@
 
 CMD_ASSUME_NONNULL_BEGIN
 
-/// The blocks of a scan that share a first word: objects of one class, if it is one.
+/// What the Swift layer decides of a first word the walk meets: whether it is the metadata of a
+/// class, the usable sizes of a block that fit its instances, and whether to keep the blocks'
+/// addresses.
+typedef struct CMDHeapClassVerdict {
+    /// Whether blocks with this first word may be instances (of a class of the process).
+    bool isClass;
+    /// Whether to keep the addresses of its instances.
+    bool keepAddresses;
+    /// The least and largest usable size of a block that is one of its instances.
+    uintptr_t minimumSize, maximumSize;
+} CMDHeapClassVerdict;
+
+/// Decides a first word; called once per distinct word, on the scanning thread, during the
+/// scan. Returns `false` to end the scan with `CMDProcessStatusFailed` (`message` is the
+/// verdict's failure).
+typedef bool (*CMDHeapClassify)(void *_Nullable context, uintptr_t metadata, CMDHeapClassVerdict *verdict);
+
+/// The instances of one class.
 typedef struct CMDHeapGroup {
-    /// The blocks' first word: a Swift object's metadata.
+    /// The class's metadata.
     uintptr_t metadata;
-    /// The group's blocks: `CMDHeapScan.addresses[start..<start + count]`, with their usable
-    /// sizes at the same positions of `CMDHeapScan.sizes`.
-    size_t start, count;
+    /// The number of instances, and their blocks' usable sizes summed.
+    uint64_t count, bytes;
+    /// Their addresses (what `malloc` returned), in walk order, when the verdict kept them:
+    /// `addressCount` of them; NULL otherwise.
+    uintptr_t *_Nullable addresses;
+    size_t addressCount;
 } CMDHeapGroup;
 
 /// What a scan of a heap found.
@@ -30,54 +50,51 @@ typedef struct CMDHeapScan {
     int32_t systemError;
     /// For a failure: what happened, NUL-terminated.
     char message[256];
-    /// The blocks in use whose first word is an aligned non-zero address and whose second
-    /// reads as the counts of an object that is alive (not deinitializing), grouped by first
-    /// word: each block once, its address (what `malloc` returned) and usable size at the same
-    /// position. Freed by `cmd_releaseHeapScan`.
-    uintptr_t *_Nullable addresses;
-    uintptr_t *_Nullable sizes;
-    size_t blockCount;
+    /// One group per class with instances; freed by `cmd_releaseHeapScan`.
     CMDHeapGroup *_Nullable groups;
     size_t groupCount;
-    /// The bytes of heap read.
+    /// The bytes of heap read by the read that counted.
     uint64_t bytesRead;
-    /// The arenas and heaps walked, and the heaps whose chunks changed during the read (a walk
-    /// that did not end where the arena's top chunk begins).
-    uint32_t arenaCount, heapCount, inconsistentHeapCount;
+    /// The arenas and heaps walked.
+    uint32_t arenaCount, heapCount;
+    /// The reads it took: more than one when the heap changed under a read.
+    uint32_t attempts;
     /// The blocks found free in per-thread caches and fast bins.
     uint64_t cachedFreeBlocks;
-    /// The process's start time, read before and after the scan.
+    /// The process's start time, the same before and after the scan.
     uint64_t startTime;
 } CMDHeapScan;
 
+/// The most reads of a heap that changed under each read, before a scan fails.
+#define CMD_HEAP_SCAN_ATTEMPTS 4
+
 /// Scans the glibc malloc heap of a process: its main arena (found in libc's data by the shape
-/// of `struct malloc_state`) and the arenas linked to it, each heap walked chunk by chunk, and
-/// the chunks of their own mappings (`IS_MMAPPED`). A chunk is in use when the next chunk's
-/// `PREV_INUSE` says so and it is not in a thread's cache (`tcache_perthread_struct`, found as a
-/// chunk of its size whose counts agree with its lists) or a fast bin.
+/// of `struct malloc_state`) and the arenas linked to it, each heap walked chunk by chunk in
+/// windows read into one reused buffer, and the chunks of their own mappings (`IS_MMAPPED`). A
+/// chunk is in use when the next chunk's `PREV_INUSE` says so and it is not in a thread's cache
+/// (`tcache_perthread_struct`, found as a chunk of its size whose counts agree with its lists)
+/// or a fast bin. A block in use whose first word is an aligned address of a readable mapping
+/// and whose second reads as the counts of a live object is an instance when `classify` says
+/// its first word is a class and its size fits.
+///
+/// The scan is whole or it fails: a read that fails or comes short, an arena that fails its
+/// check, a walk that does not end at its arena's top chunk, or a process that exits, becomes
+/// a zombie or `exec`s before the end. A heap that changed under the read is read again, up to
+/// `CMD_HEAP_SCAN_ATTEMPTS` reads in all.
 /// - Parameters:
 ///   - pid: The process.
-///   - result: Receives the blocks or the reason for the failure.
+///   - classify: Decides each distinct first word.
+///   - context: Passed to `classify`.
+///   - result: Receives the groups or the reason for the failure.
 /// - Returns: Whether the heap was scanned.
-CMD_EXTERN bool cmd_scanProcessHeap(int32_t pid, CMDHeapScan *result);
+CMD_EXTERN bool cmd_scanProcessHeap(int32_t pid, CMDHeapClassify classify, void *_Nullable context,
+                                    CMDHeapScan *result);
 
-/// Frees the block lists of a scan.
+/// Frees the groups of a scan.
 CMD_EXTERN void cmd_releaseHeapScan(CMDHeapScan *result);
 
-/// Keeps, in place and in order, the blocks of a group whose usable size lies in
-/// `[minimum, maximum]`; the group's count becomes theirs.
-/// - Parameters:
-///   - scan: A scan.
-///   - group: An index below `scan->groupCount`.
-///   - minimum: The least size kept.
-///   - maximum: The largest size kept.
-///   - bytes: Receives the sum of the kept blocks' sizes.
-/// - Returns: The number kept.
-CMD_EXTERN size_t cmd_filterHeapGroup(CMDHeapScan *scan, size_t group, uintptr_t minimum, uintptr_t maximum,
-                                      uint64_t *bytes);
-
-/// Reads the mappings that a scan reads, with `process_vm_readv` alone and nothing else: the
-/// floor of a census's time.
+/// Reads the mappings that a scan reads, with `process_vm_readv` into one reused buffer and
+/// nothing else: the floor of a census's time.
 /// - Parameters:
 ///   - pid: The process.
 ///   - bytes: Receives the number of bytes read.

@@ -31,7 +31,49 @@ typedef enum CMDProcessStatus {
     CMDProcessStatusFailed = 5,
     /// The process's heap is not glibc malloc's (a census only, CMDProcessHeap.h).
     CMDProcessStatusUnsupportedAllocator = 6,
+    /// The process has exited and not been reaped: a zombie, which has no memory to read.
+    CMDProcessStatusZombie = 7,
+    /// The pid names a kernel thread, which has no user memory.
+    CMDProcessStatusKernelThread = 8,
+    /// The process replaced its program (`execve`) during the read.
+    CMDProcessStatusExeced = 9,
 } CMDProcessStatus;
+
+/// What `/proc/PID/stat`, `/proc/PID/status` and `/proc/PID/exe` say of a process (proc(5)).
+typedef struct CMDProcessFacts {
+    /// The state letter: `R`, `S`, `D`, `T`, `t`, `Z`, `X`, ...
+    char state;
+    /// Whether it is a kernel thread (`PF_KTHREAD` in its flags).
+    bool isKernelThread;
+    /// Whether it is exiting (`PF_EXITING` in its flags).
+    bool isExiting;
+    /// The process tracing it (`TracerPid`), or 0; and that process's name (`/proc/TRACER/comm`).
+    int32_t tracerPid;
+    char tracerName[64];
+    /// The start time (field 22), the start of the program's text (field 26) and of its heap
+    /// (field 47): a program that `exec`s keeps the first and gets new others.
+    uint64_t startTime, startCode, startBrk;
+    /// The executable's device and inode (`/proc/PID/exe`), zeros when it cannot be seen.
+    uint64_t executableDevice, executableInode;
+} CMDProcessFacts;
+
+/// Reads the facts of a process.
+/// - Parameters:
+///   - pid: The process.
+///   - facts: Receives them.
+///   - error: Receives the system's error number on failure (`ENOENT` for no such process).
+/// - Returns: Whether they were read.
+CMD_EXTERN bool cmd_processFacts(int32_t pid, CMDProcessFacts *facts, int32_t *error);
+
+/// Whether two readings of a pid's facts are of one process running one program: the same
+/// start time, program text, heap start and executable.
+CMD_EXTERN bool cmd_isSameProgram(const CMDProcessFacts *before, const CMDProcessFacts *after);
+
+/// How a process changed between two readings of its facts: `CMDProcessStatusRead` when it is
+/// the same process running the same program; `CMDProcessStatusExited` when it exited (its pid
+/// may name another process now); `CMDProcessStatusZombie`; `CMDProcessStatusExeced` when it
+/// replaced its program.
+CMD_EXTERN CMDProcessStatus cmd_processChange(const CMDProcessFacts *before, const CMDProcessFacts *after);
 
 /// One Swift image of a process, copied.
 typedef struct CMDProcessImage {
@@ -61,6 +103,9 @@ typedef struct CMDProcessRead {
     /// The process's start time (`/proc/PID/stat` field 22), which tells it from a later
     /// process of the same pid.
     uint64_t startTime;
+    /// What the process was when the read began: a read that fails its checks is told from a
+    /// process that `exec`ed or exited meanwhile by comparing them with the facts after.
+    CMDProcessFacts facts;
 } CMDProcessRead;
 
 /// Reads the Swift images mapped in a process, from its memory.
@@ -70,8 +115,9 @@ typedef struct CMDProcessRead {
 /// that its `swiftrt.o` registers with the runtime (version, then the image's base, then the
 /// section ranges, each inside the image). The structure gives the registered sections;
 /// `swift5_type_metadata_2`, which the runtime does not register, comes from the file's section
-/// headers when the file at the image's path is still the one mapped. The process's start
-/// time is read before and after, so that a pid reused during the read is an exit.
+/// headers when the file at the image's path is still the one mapped. The process's facts are
+/// read before and after, so that a pid reused during the read is an exit, and a program
+/// replaced meanwhile an `exec`; a kernel thread and a zombie are refused as what they are.
 /// - Parameters:
 ///   - pid: The process.
 ///   - afterListing: Called once the images are found, before they are copied (the tests end

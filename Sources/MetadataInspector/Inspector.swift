@@ -57,20 +57,14 @@ public enum Inspector {
             try load(path)
         }
         if let processID = arguments.processID {
-            guard arguments.stop else { return try processReport(arguments, processID: processID, notes: &notes) }
-            var held = notes
-            let reported: Result<String, InspectorError>
-            do {
-                reported = try RemoteProcess.whileStopped(processID) {
-                    Result { () throws(InspectorError) -> String in
-                        try processReport(arguments, processID: processID, notes: &held)
-                    }
-                }
-            } catch {
-                throw .processUnreadable(pid: processID, reason: "\(error)")
+            // A census holds the process for the heap's read alone: its images, which do not
+            // change, are read before. A listing holds it for the read of its images.
+            if !arguments.stop || arguments.subcommand == .instances {
+                return try processReport(arguments, processID: processID, notes: &notes)
             }
-            notes = held
-            return try reported.get()
+            return try held(processID) { () throws(InspectorError) in
+                try processReport(arguments, processID: processID, notes: &notes)
+            }
         }
         let images: [Image]
         if arguments.files.isEmpty {
@@ -111,18 +105,14 @@ public enum Inspector {
         }
         let report: Report
         if arguments.subcommand == .instances {
-            let census: ProcessCensus
-            do {
-                census = try process.census()
-            } catch {
-                throw .processUnreadable(pid: processID, reason: "\(error)")
+            let count = { () throws(InspectorError) -> ProcessCensus in
+                do {
+                    return try process.census(keepingAddressesOf: arguments.typeName)
+                } catch {
+                    throw .processUnreadable(pid: processID, reason: "\(error)")
+                }
             }
-            if census.inconsistentHeapCount > 0 {
-                notes.append(
-                    "\(census.inconsistentHeapCount) heap(s) of process \(processID) changed while they were read; "
-                        + "counts may be off by the objects allocated or freed meanwhile (--stop holds the process)"
-                )
-            }
+            let census = try arguments.stop ? held(processID, count) : count()
             report =
                 arguments.typeName.map { Report.addresses(census, typeName: $0) }
                 ?? Report.instances(census, typeName: nil)
@@ -130,6 +120,20 @@ public enum Inspector {
             report = try listingReport(arguments, images: try selectImages(arguments.image, from: process.images))
         }
         return arguments.json ? report.json.serialized(pretty: true) : report.text
+    }
+
+    /// Calls `body` with every thread of a process held (``RemoteProcess/whileStopped(_:_:)``).
+    private static func held<Value>(
+        _ processID: Int32,
+        _ body: () throws(InspectorError) -> Value
+    ) throws(InspectorError) -> Value {
+        let outcome: Result<Value, InspectorError>
+        do {
+            outcome = try RemoteProcess.whileStopped(processID) { Result { () throws(InspectorError) in try body() } }
+        } catch {
+            throw .processUnreadable(pid: processID, reason: "\(error)")
+        }
+        return try outcome.get()
     }
 
     /// Checks a library file and loads it: the file is read and every record of its Swift

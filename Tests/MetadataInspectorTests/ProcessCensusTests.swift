@@ -59,4 +59,45 @@ struct InspectorCensusTests {
             #expect(outcome.error.hasPrefix("error: "), "\(arguments)")
         }
     }
+
+    @Test("A process killed at a random moment of its census: the census is exact or a clean error")
+    func killedDuringCensus() throws {
+        let fixture = try processFixture.get()
+        let inspector = try #require(builtExecutable(named: "metadata-inspect"))
+        var generator = SystemRandomNumberGenerator()
+        var outcomes: [String: Int] = [:]
+        for _ in 0..<12 {
+            let running = try RunningFixture(program: fixture.program, plugin: fixture.plugin)
+            let census = Process()
+            census.executableURL = URL(fileURLWithPath: inspector)
+            census.arguments = ["instances", "--pid", "\(running.processID)", "--json"]
+            let output = Pipe()
+            let error = Pipe()
+            census.standardOutput = output
+            census.standardError = error
+            try census.run()
+            usleep(UInt32.random(in: 0...60_000, using: &generator))
+            running.kill()
+            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            let complaint = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            census.waitUntilExit()
+            running.stop()
+            if census.terminationStatus == 0 {
+                // Whole: every class of the program, each with its count.
+                let object = try JSONSerialization.jsonObject(with: printed) as? [String: Any]
+                let rows = try #require(object?["instances"] as? [[String: Any]])
+                for (name, entry) in running.oracle {
+                    #expect(rows.first { $0["type"] as? String == name }?["count"] as? Int == entry.count, "\(name)")
+                }
+                outcomes["exact", default: 0] += 1
+            } else {
+                // An error: status 1, nothing on standard output, one `error:` line that says why.
+                #expect(census.terminationStatus == 1)
+                #expect(printed.isEmpty)
+                #expect(complaint.hasPrefix("error: ") && complaint.contains("\(running.processID)"), "\(complaint)")
+                outcomes["error", default: 0] += 1
+            }
+        }
+        #expect(outcomes.values.reduce(0, +) == 12)
+    }
 }

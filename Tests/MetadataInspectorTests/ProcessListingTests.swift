@@ -152,6 +152,17 @@ struct ProcessListingTests {
         sleeper.arguments = ["30"]
         try sleeper.run()
         defer { sleeper.terminate() }
+        // Read once it sleeps in `sleep`: a process caught between fork and the end of its exec is
+        // an exec.
+        for _ in 0..<500 {
+            let executable = try? FileManager.default.destinationOfSymbolicLink(
+                atPath: "/proc/\(sleeper.processIdentifier)/exe"
+            )
+            let stat = (try? String(contentsOfFile: "/proc/\(sleeper.processIdentifier)/stat", encoding: .utf8)) ?? ""
+            let state = stat.lastIndex(of: ")").map { stat[stat.index($0, offsetBy: 2)] }
+            if executable?.hasSuffix("/sleep") == true && state == "S" { break }
+            usleep(10_000)
+        }
         let notSwift = Inspector.run(["types", "--pid", "\(sleeper.processIdentifier)"])
         #expect(notSwift.status == 1)
         #expect(

@@ -3,7 +3,8 @@
 // A Swift program the tests build with `swiftc` (without sanitizers, so that its heap is glibc
 // malloc's) and run, to be read while it waits: it loads a plugin with `dlopen`, allocates
 // known numbers of instances of known classes, releases others, holds words that look like
-// object headers, prints `ready`, and exits when its standard input closes.
+// object headers, prints `ready`, and exits when its standard input closes (or execs `sleep`
+// when it reads `exec`).
 
 import Foundation
 import Glibc
@@ -34,6 +35,16 @@ private let programSource = """
     @inline(never) func keepAlive(_ value: Any) { withExtendedLifetime(value) {} }
 
     let arguments = CommandLine.arguments
+    // A busy heap, as a server's after an hour: freed chunks of about 90 sizes between live
+    // ones, sorted into the arena's small and large bins, most of its 127 bins holding chunks.
+    var pinned: [UnsafeMutableRawPointer] = []
+    var freed: [UnsafeMutableRawPointer] = []
+    for _ in 0..<10 {
+        for size in stride(from: 24, to: 1000, by: 16) { freed.append(malloc(size)!); pinned.append(malloc(size)!) }
+        for size in stride(from: 1100, to: 60000, by: 400) { freed.append(malloc(size)!); pinned.append(malloc(size)!) }
+    }
+    for block in freed { free(block) }
+    pinned.append(malloc(70000)!)
     var kept: [AnyObject] = []
     for _ in 0..<3 { kept.append(Plain()) }
     for _ in 0..<2 { kept.append(Leaf()) }
@@ -97,8 +108,15 @@ private let programSource = """
     }
     print("ready", getpid())
     fflush(stdout)
-    while let line = readLine() { if line == "exit" { break } }
-    keepAlive((kept, lookalikes, buffer, plugin as Any))
+    while let line = readLine() {
+        if line == "exit" { break }
+        // Another program in the same process: its pid and start time stay, its memory does not.
+        if line == "exec" {
+            let sleep: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
+            execv("/bin/sleep", sleep)
+        }
+    }
+    keepAlive((kept, lookalikes, buffer, plugin as Any, pinned))
     """
 
 /// The plugin's source. Its module is `CensusPlugin`.
@@ -207,6 +225,12 @@ public final class RunningFixture: @unchecked Sendable {
     public func stop() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+    }
+
+    /// Sends the program a line: `exec` makes it replace itself with `/bin/sleep 30`.
+    /// - Parameter line: The line, without its newline.
+    public func send(_ line: String) {
+        try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// Kills the program without reaping it (a zombie until ``stop()``).

@@ -15,77 +15,118 @@ internal import Musl
 internal import Darwin
 #endif
 
-/// What a scan of another process's heap found: its candidate blocks, grouped by first word
-/// (CMDProcessHeap.h), held in CMetadata's memory until the scan is released.
-@safe
-final class RemoteHeapScan: @unchecked Sendable {
-    /// The scan, whose arrays this object owns.
-    private var scan: CMDHeapScan
+/// What the census decides of a first word the heap walk meets (CMDHeapClassVerdict).
+struct HeapClassVerdict {
+    /// The usable sizes of a block that is one of the class's instances.
+    var sizes: ClosedRange<Int>
+    /// Whether to keep its instances' addresses.
+    var keepsAddresses: Bool
+}
 
-    fileprivate init(_ scan: CMDHeapScan) {
-        unsafe self.scan = scan
-    }
+/// The instances of one class a scan found (CMDHeapGroup).
+struct HeapGroup: Sendable {
+    /// The class's metadata, in the process.
+    var metadata: UInt
+    /// The number of instances and their blocks' usable sizes.
+    var count: Int
+    var bytes: Int
+    /// Their addresses, ascending, when the verdict kept them.
+    var addresses: [UInt]
+}
 
-    deinit {
-        unsafe cmd_releaseHeapScan(&scan)
-    }
-
-    /// The bytes of heap read.
-    var bytesRead: Int { unsafe Int(scan.bytesRead) }
-    /// The heaps whose chunks changed during the read.
-    var inconsistentHeapCount: Int { unsafe Int(scan.inconsistentHeapCount) }
+/// What a whole scan of another process's heap found.
+struct HeapScanResult: Sendable {
+    /// One group per class with instances.
+    var groups: [HeapGroup]
+    /// The bytes of heap read by the read that counted, and the reads it took.
+    var bytesRead: Int
+    var attempts: Int
     /// The process's start time.
-    var startTime: UInt64 { unsafe scan.startTime }
-    /// The number of groups.
-    var groupCount: Int { unsafe scan.groupCount }
+    var startTime: UInt64
+}
 
-    /// A group's first word: the metadata its blocks would have.
-    func metadata(ofGroup group: Int) -> UInt {
-        precondition(group >= 0 && group < groupCount)
-        return unsafe scan.groups![group].metadata
-    }
+/// The decision a scan calls for each distinct first word, boxed for the C callback's context.
+private final class HeapClassifier {
+    let decide: (UInt) -> HeapClassVerdict?
 
-    /// Keeps the blocks of a group whose usable size is in `sizes`.
-    /// - Returns: How many were kept, and their bytes.
-    func keep(group: Int, sizes: ClosedRange<Int>) -> (count: Int, bytes: Int) {
-        precondition(group >= 0 && group < groupCount)
-        var bytes: UInt64 = 0
-        let kept = unsafe cmd_filterHeapGroup(&scan, group, UInt(sizes.lowerBound), UInt(sizes.upperBound), &bytes)
-        return (kept, Int(bytes))
-    }
-
-    /// The addresses of a group's blocks, as kept.
-    func addresses(ofGroup group: Int) -> [UInt] {
-        precondition(group >= 0 && group < groupCount)
-        let entry = unsafe scan.groups![group]
-        return unsafe Array(UnsafeBufferPointer(start: scan.addresses! + entry.start, count: entry.count))
+    init(_ decide: @escaping (UInt) -> HeapClassVerdict?) {
+        self.decide = decide
     }
 }
 
 /// Reads another process's heap.
 enum ProcessHeapScan {
-    /// Scans the glibc malloc heap of a process.
-    /// - Parameter processID: The process.
-    /// - Returns: The blocks that may be objects.
+    /// Scans the glibc malloc heap of a process, whole or not at all.
+    /// - Parameters:
+    ///   - processID: The process.
+    ///   - classify: Decides a first word once: `nil` when it is no class's metadata.
+    /// - Returns: The instances by class.
     /// - Throws: ``ProcessReadFailure``.
-    static func scan(processID: Int32) throws(ProcessReadFailure) -> RemoteHeapScan {
+    static func scan(
+        processID: Int32,
+        classify: @escaping (UInt) -> HeapClassVerdict?
+    ) throws(ProcessReadFailure) -> HeapScanResult {
+        let classifier = HeapClassifier(classify)
         var result = unsafe CMDHeapScan()
-        guard unsafe cmd_scanProcessHeap(processID, &result) else {
+        let callback: CMDHeapClassify = { context, metadata, verdict in
+            let classifier = unsafe Unmanaged<HeapClassifier>.fromOpaque(context!).takeUnretainedValue()
+            if let decided = classifier.decide(metadata) {
+                unsafe verdict.pointee = CMDHeapClassVerdict(
+                    isClass: true,
+                    keepAddresses: decided.keepsAddresses,
+                    minimumSize: UInt(decided.sizes.lowerBound),
+                    maximumSize: UInt(clamping: decided.sizes.upperBound)
+                )
+            } else {
+                unsafe verdict.pointee = CMDHeapClassVerdict()
+            }
+            return true
+        }
+        let context = unsafe Unmanaged.passUnretained(classifier).toOpaque()
+        let scanned = withExtendedLifetime(classifier) {
+            unsafe cmd_scanProcessHeap(processID, callback, context, &result)
+        }
+        defer { unsafe cmd_releaseHeapScan(&result) }
+        guard scanned else {
             let kind: ProcessReadFailure.Kind =
                 switch unsafe result.status {
                 case CMDProcessStatusNoSuchProcess: .noSuchProcess
                 case CMDProcessStatusPermissionDenied: .permissionDenied
                 case CMDProcessStatusExited: .exited
+                case CMDProcessStatusZombie: .zombie
+                case CMDProcessStatusKernelThread: .kernelThread
+                case CMDProcessStatusExeced: .execed
                 case CMDProcessStatusUnsupportedAllocator: .unsupportedAllocator
                 default: .failed
                 }
             let message = unsafe withUnsafeBytes(of: result.message) { bytes in
                 unsafe String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
-            unsafe cmd_releaseHeapScan(&result)
             throw ProcessReadFailure(kind: kind, systemError: unsafe result.systemError, message: message)
         }
-        return unsafe RemoteHeapScan(result)
+        var groups: [HeapGroup] = []
+        groups.reserveCapacity(unsafe result.groupCount)
+        let groupCount = unsafe result.groupCount
+        for index in 0..<groupCount {
+            let group = unsafe result.groups![index]
+            let addresses = unsafe group.addresses.map {
+                unsafe Array(UnsafeBufferPointer(start: $0, count: group.addressCount)).sorted()
+            }
+            unsafe groups.append(
+                HeapGroup(
+                    metadata: group.metadata,
+                    count: Int(group.count),
+                    bytes: Int(group.bytes),
+                    addresses: addresses ?? []
+                )
+            )
+        }
+        return unsafe HeapScanResult(
+            groups: groups,
+            bytesRead: Int(result.bytesRead),
+            attempts: Int(result.attempts),
+            startTime: result.startTime
+        )
     }
 
     /// Reads the heap mappings a scan reads, and nothing else: the floor of a census's time.
@@ -111,17 +152,31 @@ enum ProcessHeapScan {
         var stopped = unsafe CMDStoppedProcess()
         var error: Int32 = 0
         guard unsafe cmd_stopProcess(processID, &stopped, &error) else {
+            // Why the kernel refused: a tracer already, a zombie, a kernel thread.
+            let facts = ProcessFacts.read(processID)
             let kind: ProcessReadFailure.Kind =
-                switch error {
-                case ESRCH: .noSuchProcess
-                case EPERM, EACCES: .permissionDenied
-                default: .failed
+                if let facts, facts.isKernelThread {
+                    .kernelThread
+                } else if let facts, facts.state == "Z" || facts.state == "X" {
+                    .zombie
+                } else if let facts, facts.tracerPID > 0, facts.tracerPID != getpid() {
+                    .alreadyTraced(tracer: facts.tracerPID, name: facts.tracerName)
+                } else {
+                    switch error {
+                    case ESRCH: .noSuchProcess
+                    case EPERM, EACCES: .permissionDenied
+                    default: .failed
+                    }
                 }
-            throw ProcessReadFailure(
-                kind: kind,
-                systemError: error,
-                message: "cannot stop process \(processID) with PTRACE_SEIZE: error \(error)"
-            )
+            let message =
+                switch kind {
+                case .zombie:
+                    "process \(processID) is a zombie: it has exited, its parent has not reaped it, "
+                        + "and it has no memory"
+                case .kernelThread: "pid \(processID) is a kernel thread, not a user process"
+                default: "cannot stop process \(processID) with PTRACE_SEIZE: error \(error)"
+                }
+            throw ProcessReadFailure(kind: kind, systemError: error, message: message)
         }
         defer { unsafe cmd_resumeProcess(&stopped) }
         return body()

@@ -8,11 +8,23 @@
 
 internal import CMetadata
 
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
 /// Why a process could not be read.
 struct ProcessReadFailure: Error, Sendable {
     /// What kind of failure (`CMDProcessStatus`).
     enum Kind: Sendable {
         case noSuchProcess, permissionDenied, notSwift, exited, unsupportedAllocator, failed
+        /// A zombie, a kernel thread, a process that replaced its program during the read.
+        case zombie, kernelThread, execed
+        /// Another process traces it already (`TracerPid`), so it cannot be held.
+        case alreadyTraced(tracer: Int32, name: String)
         /// A record of an image fails its check (ImageRecordCheck.swift).
         case corrupt(path: String, defect: ImageRecordDefect)
     }
@@ -77,6 +89,9 @@ extension ImageSections {
                     case CMDProcessStatusPermissionDenied: .permissionDenied
                     case CMDProcessStatusNotSwift: .notSwift
                     case CMDProcessStatusExited: .exited
+                    case CMDProcessStatusZombie: .zombie
+                    case CMDProcessStatusKernelThread: .kernelThread
+                    case CMDProcessStatusExeced: .execed
                     default: .failed
                     }
                 let message = unsafe withUnsafeBytes(of: result.message) { bytes in
@@ -84,6 +99,7 @@ extension ImageSections {
                 }
                 throw ProcessReadFailure(kind: kind, systemError: unsafe result.systemError, message: message)
             }
+            let before = unsafe result.facts
             unsafe startTime = result.startTime
             var images: [ProcessImageSections] = unsafe []
             for index in unsafe 0..<result.imageCount {
@@ -110,6 +126,9 @@ extension ImageSections {
                     let path =
                         unsafe cmd_readImagePath(UnsafeRawPointer(bitPattern: image.image.start))
                         .map { unsafe String(cString: $0) } ?? ""
+                    // Records that fail their checks in a process that exited or `exec`ed during
+                    // the read are its leaving, not a defect.
+                    if let gone = ProcessFacts.change(since: before, processID: pid) { throw gone }
                     guard case .corrupt(let defect) = error.kind else {
                         throw ProcessReadFailure(kind: .failed, systemError: 0, message: error.message)
                     }
@@ -121,6 +140,66 @@ extension ImageSections {
                 }
             }
             return unsafe images
+        }
+    }
+}
+
+/// What `/proc` says of a process (CMDProcessFacts, CMDProcessImages.h).
+struct ProcessFacts: Sendable {
+    /// The state letter (`R`, `S`, `Z`, ...).
+    var state: Character
+    /// Whether the pid names a kernel thread.
+    var isKernelThread: Bool
+    /// The process tracing it, or 0, and its name.
+    var tracerPID: Int32
+    var tracerName: String
+
+    /// Reads a process's facts now; `nil` when no process has the pid.
+    static func read(_ processID: Int32) -> ProcessFacts? {
+        var facts = CMDProcessFacts()
+        var error: Int32 = 0
+        guard unsafe cmd_processFacts(processID, &facts, &error) else { return nil }
+        let name = unsafe withUnsafeBytes(of: facts.tracerName) { bytes in
+            unsafe String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return ProcessFacts(
+            state: Character(Unicode.Scalar(UInt8(bitPattern: facts.state))),
+            isKernelThread: facts.isKernelThread,
+            tracerPID: facts.tracerPid,
+            tracerName: name
+        )
+    }
+
+    /// How a process left since `before` was read: the failure to report, or `nil` when it is
+    /// the same process running the same program.
+    static func change(since before: CMDProcessFacts, processID: Int32) -> ProcessReadFailure? {
+        var now = CMDProcessFacts()
+        var error: Int32 = 0
+        var previous = before
+        let change =
+            unsafe cmd_processFacts(processID, &now, &error)
+            ? unsafe cmd_processChange(&previous, &now) : CMDProcessStatusExited
+        switch change {
+        case CMDProcessStatusRead:
+            return nil
+        case CMDProcessStatusZombie:
+            return ProcessReadFailure(
+                kind: .zombie,
+                systemError: ESRCH,
+                message: "process \(processID) exited during the read: it is a zombie, which its parent has not reaped"
+            )
+        case CMDProcessStatusExeced:
+            return ProcessReadFailure(
+                kind: .execed,
+                systemError: 0,
+                message: "process \(processID) replaced its program (exec) during the read"
+            )
+        default:
+            return ProcessReadFailure(
+                kind: .exited,
+                systemError: ESRCH,
+                message: "process \(processID) exited during the read"
+            )
         }
     }
 }

@@ -1,15 +1,19 @@
 // ProcessCensus+Counting.swift
 //
-// The census's decisions: which heap blocks of another process are objects (their metadata
-// checked once per distinct first word, their size against their class's), and each class's
-// name, spelled from its metadata copied into this process (ABI/RemoteMetadataCopies.swift).
+// The census's decisions: which heap blocks of another process are objects (each distinct
+// first word decided once, as the heap walk meets it: its metadata checked and its size range
+// set from its class's), and each class's name, spelled from its metadata copied into this
+// process (ABI/RemoteMetadataCopies.swift).
 
 extension ProcessCensus {
-    /// Counts the objects among a heap scan's blocks.
+    /// Takes the census of a process: its heap walked once, whole, with each first word decided
+    /// as the walk meets it.
     /// - Parameters:
-    ///   - scan: The process's heap blocks.
     ///   - process: The process, with its images.
-    init(counting scan: RemoteHeapScan, of process: RemoteProcess) {
+    ///   - selection: The types whose addresses are kept: a name as ``addresses(ofType:)`` takes
+    ///     it, `""` for every type, `nil` for none.
+    /// - Throws: ``ProcessReadFailure`` from the scan.
+    init(of process: RemoteProcess, keepingAddressesOf selection: String?) throws(ProcessReadFailure) {
         var known = Set<UInt>()
         for image in process.images {
             for descriptor in image.typeDescriptorReferences { known.insert(descriptor.identity) }
@@ -20,19 +24,31 @@ extension ProcessCensus {
             images: process.places,
             knownDescriptors: known
         )
-        // Each distinct first word is checked once, and its blocks kept by their size.
-        var addresses: [String: [UInt]] = [:]
-        var bytes: [String: Int] = [:]
-        for group in 0..<scan.groupCount {
-            let metadata = scan.metadata(ofGroup: group)
-            guard let facts = copies.classFacts(at: metadata) else { continue }
-            let kept = scan.keep(group: group, sizes: Self.sizes(facts))
-            guard kept.count > 0 else { continue }
+        // Each class's name, spelled once when its first word is decided.
+        let names = NameBox()
+        let scan = try ProcessHeapScan.scan(processID: process.processID) { metadata in
+            guard let facts = copies.classFacts(at: metadata) else { return nil }
             let name = Self.name(of: metadata, facts: facts, copies: copies)
-            addresses[name, default: []] += scan.addresses(ofGroup: group)
-            bytes[name, default: 0] += kept.bytes
+            names.byMetadata[metadata] = name
+            let keeps = selection.map { $0.isEmpty || Self.matches(name, $0) } ?? false
+            return HeapClassVerdict(sizes: Self.sizes(facts), keepsAddresses: keeps)
         }
-        let rows = addresses.map { Row(typeName: $0.key, count: $0.value.count, bytes: bytes[$0.key] ?? 0) }
+        guard scan.startTime == process.startTime else {
+            throw ProcessReadFailure(
+                kind: .exited,
+                systemError: 0,
+                message: "process \(process.processID) exited since it was read, and its pid names another process"
+            )
+        }
+        var counts: [String: (count: Int, bytes: Int)] = [:]
+        var addresses: [String: [UInt]] = [:]
+        for group in scan.groups {
+            guard let name = names.byMetadata[group.metadata] else { continue }
+            counts[name, default: (0, 0)].count += group.count
+            counts[name, default: (0, 0)].bytes += group.bytes
+            if !group.addresses.isEmpty { addresses[name, default: []] += group.addresses }
+        }
+        let rows = counts.map { Row(typeName: $0.key, count: $0.value.count, bytes: $0.value.bytes) }
         self.init(
             processID: process.processID,
             rows: rows.sorted {
@@ -40,7 +56,7 @@ extension ProcessCensus {
                     ? $0.bytes > $1.bytes : $0.typeName.utf8.lexicographicallyPrecedes($1.typeName.utf8)
             },
             heapBytesRead: scan.bytesRead,
-            inconsistentHeapCount: scan.inconsistentHeapCount,
+            readCount: scan.attempts,
             addressesByType: addresses.mapValues { $0.sorted() }
         )
     }
@@ -62,4 +78,10 @@ extension ProcessCensus {
         // Arguments of a kind the copy does not cover: the class, and what it is not.
         return facts.descriptor.portableQualifiedName + "<…>"
     }
+}
+
+/// The names the census's decisions spell, by metadata, filled on the scanning thread during
+/// the scan and read after it.
+private final class NameBox {
+    var byMetadata: [UInt: String] = [:]
 }

@@ -31,16 +31,22 @@ public struct ProcessCensus: Sendable {
     /// The bytes of heap read.
     public let heapBytesRead: Int
 
-    /// The heaps whose chunks changed while they were read (a process that was not stopped
-    /// allocates and frees meanwhile): their blocks after the change were not counted.
-    public let inconsistentHeapCount: Int
+    /// The reads of the heap the census took: more than one when the heap changed under a read
+    /// (a process that was not held allocates and frees meanwhile), and the last was read whole.
+    public let readCount: Int
+
+    /// Always 0: a census reads the whole heap or fails (``RemoteProcess/census()``).
+    @available(*, deprecated, message: "a census is whole or an error; see readCount")
+    public var inconsistentHeapCount: Int { 0 }
 
     /// The instances' addresses, by type name.
     let addressesByType: [String: [UInt]]
 
     /// The addresses of a type's instances, in ascending order: of the type of that exact name,
     /// or, for a name without generic arguments, of every specialization of that generic class
-    /// (`App.Box` lists `App.Box<Swift.Int>`'s and `App.Box<Swift.String>`'s).
+    /// (`App.Box` lists `App.Box<Swift.Int>`'s and `App.Box<Swift.String>`'s). A census keeps
+    /// the addresses of the types it was asked to (``RemoteProcess/census(keepingAddressesOf:)``;
+    /// ``RemoteProcess/census()`` keeps every type's).
     /// - Parameter typeName: A name as ``Row/typeName`` spells it.
     /// - Returns: The addresses; empty for a type without instances.
     public func addresses(ofType typeName: String) -> [UInt] {
@@ -55,7 +61,7 @@ public struct ProcessCensus: Sendable {
     }
 
     /// Whether a type name is the name asked for, or a specialization of it.
-    private static func matches(_ name: String, _ asked: String) -> Bool {
+    static func matches(_ name: String, _ asked: String) -> Bool {
         name == asked || (!asked.contains("<") && name.hasPrefix(asked + "<"))
     }
 }

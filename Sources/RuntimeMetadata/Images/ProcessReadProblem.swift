@@ -16,4 +16,14 @@ public enum ProcessReadProblem: Hashable, Sendable {
     case unsupportedAllocator
     /// Anything else: the reason says what.
     case failed
+    /// The process has exited and its parent has not reaped it: a zombie has no memory to read.
+    case zombie
+    /// The pid names a kernel thread, which has no user memory.
+    case kernelThread
+    /// The process replaced its program (`execve`) during the read: what was read is not of one
+    /// program.
+    case execed
+    /// Another process (a debugger, `strace`, another census with `--stop`) traces it already, so
+    /// it cannot be held; the reason names the tracer.
+    case alreadyTraced
 }

@@ -113,7 +113,8 @@ public struct RemoteProcess: Sendable {
         return try outcome.get()
     }
 
-    /// Counts the live Swift class instances of the process by type, from its glibc malloc heap.
+    /// Counts the live Swift class instances of the process by type, from its glibc malloc heap,
+    /// keeping every instance's address (``ProcessCensus/addresses(ofType:)``).
     ///
     /// A block of the heap is counted as an instance only when all of these hold: the allocator
     /// holds it as in use (not free in a bin, a thread's cache or a fast bin); its second word
@@ -126,21 +127,50 @@ public struct RemoteProcess: Sendable {
     /// stored properties). Released objects, whose headers often survive in freed memory, and
     /// copies of headers inside other memory (arrays of words, buffers) are not counted.
     ///
+    /// A census is whole or it is an error. The heap is read in windows of 128 KiB into one
+    /// buffer, each arena checked by its structure (its ring back to the main arena, its top
+    /// chunk in heap memory, the memory it holds equal to its heaps'), and every heap walked to
+    /// its arena's top chunk. A read that fails or comes short, or a walk that loses its chunks
+    /// (a process that is not held allocates and frees meanwhile), makes the census read the heap
+    /// again, up to four reads in all (``ProcessCensus/readCount``); then it is an error. A
+    /// process that exits, becomes a zombie or `exec`s before the census ends is an error too.
+    ///
     /// What could still fool it: a block that a program filled so that it starts with a live
     /// object's exact header and is as large as that object (memory holds nothing else that tells
     /// the two apart), and, without ``whileStopped(_:_:)``, a process that allocates and frees
-    /// while its heap is read, which can count an object twice or miss one (a heap whose chunks
-    /// no longer line up is counted up to the change, and ``ProcessCensus/inconsistentHeapCount``
-    /// says how many did). Objects of another allocator are not seen: a process whose heap is not
-    /// glibc malloc's (jemalloc, mimalloc, a sanitizer's) is refused.
+    /// in a part of its heap already read, which the census sees as it was when read. Objects
+    /// of another allocator are not seen: a process whose heap is not glibc malloc's (jemalloc,
+    /// mimalloc, a sanitizer's) is refused.
     /// - Returns: The census.
     /// - Throws: ``RuntimeMetadataError/processUnreadable(pid:problem:reason:)`` when the heap
-    ///   cannot be read, is another allocator's (``ProcessReadProblem/unsupportedAllocator``), or
-    ///   the process exited since it was read.
+    ///   cannot be read whole, is another allocator's (``ProcessReadProblem/unsupportedAllocator``),
+    ///   or the process exited (``ProcessReadProblem/exited``, ``ProcessReadProblem/zombie``) or
+    ///   replaced its program (``ProcessReadProblem/execed``) since it was read.
     public func census() throws(RuntimeMetadataError) -> ProcessCensus {
-        let scan: RemoteHeapScan
+        try census(selection: "")
+    }
+
+    /// Counts the live Swift class instances of the process by type, as ``census()`` does,
+    /// keeping only the addresses of the types a name selects: what it costs beyond its rows is
+    /// eight bytes per instance of those types.
+    ///
+    /// ```swift
+    /// let census = try process.census(keepingAddressesOf: "App.Session")
+    /// print(census.addresses(ofType: "App.Session").count)
+    /// ```
+    /// - Parameter typeName: A name as ``ProcessCensus/addresses(ofType:)`` takes it, or `nil`
+    ///   to keep no address.
+    /// - Returns: The census.
+    /// - Throws: What ``census()`` throws.
+    public func census(keepingAddressesOf typeName: String?) throws(RuntimeMetadataError) -> ProcessCensus {
+        try census(selection: typeName.map { $0.isEmpty ? "\u{0}" : $0 })
+    }
+
+    /// The census, keeping the addresses of `selection` (`""` every type's, `nil` none).
+    private func census(selection: String?) throws(RuntimeMetadataError) -> ProcessCensus {
+        let census: ProcessCensus
         do {
-            scan = try ProcessHeapScan.scan(processID: processID)
+            census = try ProcessCensus(of: self, keepingAddressesOf: selection)
         } catch {
             // The process was read: if its pid names none now, it has exited.
             guard case .noSuchProcess = error.kind else { throw Self.error(error, processID: processID) }
@@ -150,14 +180,7 @@ public struct RemoteProcess: Sendable {
                 reason: "process \(processID) exited during the read"
             )
         }
-        guard scan.startTime == startTime else {
-            throw .processUnreadable(
-                pid: processID,
-                problem: .exited,
-                reason: "process \(processID) exited during the read"
-            )
-        }
-        return ProcessCensus(counting: scan, of: self)
+        return census
     }
 
     /// The library's error for a failed read, with what to do about a refusal.
@@ -194,6 +217,20 @@ public struct RemoteProcess: Sendable {
             return .corruptMetadata(path: path, section: defect.section, record: defect.record, reason: defect.reason)
         case .unsupportedAllocator:
             return .processUnreadable(pid: processID, problem: .unsupportedAllocator, reason: failure.message)
+        case .zombie:
+            return .processUnreadable(pid: processID, problem: .zombie, reason: failure.message)
+        case .kernelThread:
+            return .processUnreadable(pid: processID, problem: .kernelThread, reason: failure.message)
+        case .execed:
+            return .processUnreadable(pid: processID, problem: .execed, reason: failure.message)
+        case .alreadyTraced(let tracer, let name):
+            return .processUnreadable(
+                pid: processID,
+                problem: .alreadyTraced,
+                reason: "process \(processID) is traced already by process \(tracer)"
+                    + (name.isEmpty ? "" : " (\(name))")
+                    + ", and a process has one tracer: detach it, or read without holding the process"
+            )
         case .failed:
             return .processUnreadable(pid: processID, problem: .failed, reason: failure.message)
         }

@@ -7,6 +7,7 @@
 // although the program also released objects and holds words equal to live objects' headers.
 
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -29,7 +30,10 @@ struct ProcessCensusTests {
         ] {
             #expect(expected[name] != nil, "the fixture holds no \(name): \(expected.keys.sorted())")
         }
+        // The fixture's heap is busy (most of its arena's bins hold freed chunks): counted all
+        // the same, in one read of a process that does not change.
         let census = try RemoteProcess.read(running.processID).census()
+        #expect(census.readCount == 1)
         let rows = Dictionary(uniqueKeysWithValues: census.rows.map { ($0.typeName, $0) })
         for (name, entry) in expected {
             let row = rows[name]
@@ -96,5 +100,91 @@ struct ProcessCensusTests {
         let error = #expect(throws: RuntimeMetadataError.self) { try process.census() }
         guard case .processUnreadable(_, let problem, _)? = error else { return }
         #expect(problem == .exited)
+    }
+
+    @Test("A census keeps the addresses it is asked for, and only those")
+    func keptAddresses() throws {
+        let fixture = try processFixture.get()
+        let running = try RunningFixture(program: fixture.program, plugin: nil)
+        defer { running.stop() }
+        let process = try RemoteProcess.read(running.processID)
+        let none = try process.census(keepingAddressesOf: nil)
+        let leaves = try process.census(keepingAddressesOf: "CensusApp.Leaf")
+        let all = try process.census()
+        #expect(none.rows == all.rows)
+        #expect(leaves.rows == all.rows)
+        #expect(none.addresses(ofType: "CensusApp.Leaf").isEmpty)
+        #expect(leaves.addresses(ofType: "CensusApp.Leaf") == all.addresses(ofType: "CensusApp.Leaf"))
+        #expect(leaves.addresses(ofType: "CensusApp.Leaf").count == running.oracle["CensusApp.Leaf"]?.count)
+        #expect(leaves.addresses(ofType: "CensusApp.Plain").isEmpty)
+        #expect(all.addresses(ofType: "CensusApp.Plain").count == 3)
+    }
+
+    @Test("A kernel thread, a zombie and a traced process each get their own error")
+    func refusals() throws {
+        // pid 2 is kthreadd, the kernel threads' parent, where the machine shows kernel threads.
+        if let stat = try? String(contentsOfFile: "/proc/2/stat", encoding: .utf8), stat.contains("(kthreadd)") {
+            let error = #expect(throws: RuntimeMetadataError.self) { try RemoteProcess.read(2) }
+            guard case .processUnreadable(_, let problem, let reason)? = error else { return }
+            #expect(problem == .kernelThread, "\(reason)")
+        }
+        let fixture = try processFixture.get()
+        // A zombie: a child that exits and that nobody reaps.
+        var child: pid_t = 0
+        let spawned = fixture.program.withCString { path in
+            var arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+            defer { free(arguments[0]) }
+            return posix_spawn(&child, path, nil, nil, &arguments, nil)
+        }
+        try #require(spawned == 0)
+        // Its standard input is this process's; it exits when that closes or says `exit`; kill it.
+        Glibc.kill(child, SIGKILL)
+        var state: Character = "?"
+        for _ in 0..<500 where state != "Z" {
+            usleep(10_000)
+            if let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8) {
+                state = stat[stat.index(stat.lastIndex(of: ")")!, offsetBy: 2)]
+            }
+        }
+        defer { waitpid(child, nil, 0) }
+        try #require(state == "Z")
+        let zombie = #expect(throws: RuntimeMetadataError.self) { try RemoteProcess.read(child) }
+        guard case .processUnreadable(_, let problem, let reason)? = zombie else { return }
+        #expect(problem == .zombie)
+        #expect(reason.contains("zombie"))
+        // Traced already: this process holds it, and the inspector's --stop names this process.
+        let running = try RunningFixture(program: fixture.program, plugin: nil)
+        defer { running.stop() }
+        let result = try RemoteProcess.whileStopped(running.processID) { () throws(RuntimeMetadataError) in
+            try? runBuiltExecutable("metadata-inspect", ["instances", "--pid", "\(running.processID)", "--stop"])
+        }
+        let refused = try #require(result)
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("is traced already by process \(getpid()) ("), "\(refused.error)")
+    }
+
+    @Test("A process that replaces its program during the read is an exec, not corrupt metadata")
+    func execDuringRead() throws {
+        let fixture = try processFixture.get()
+        let running = try RunningFixture(program: fixture.program, plugin: nil)
+        defer {
+            running.kill()
+            running.stop()
+        }
+        let error = #expect(throws: RuntimeMetadataError.self) {
+            try RemoteProcess.read(running.processID) {
+                // Between the listing of its images and their copies, it becomes `sleep`.
+                running.send("exec")
+                for _ in 0..<500 {
+                    let stat = (try? String(contentsOfFile: "/proc/\(running.processID)/stat", encoding: .utf8)) ?? ""
+                    if stat.contains("(sleep)") && stat.split(separator: " ").count > 25 { break }
+                    usleep(10_000)
+                }
+                usleep(50_000)
+            }
+        }
+        guard case .processUnreadable(_, let problem, let reason)? = error else { return }
+        #expect(problem == .execed, "\(reason)")
+        #expect(reason.contains("replaced its program (exec)"))
     }
 }
