@@ -67,9 +67,12 @@ typedef struct ProcessSource {
 /// large a segment's header makes it, is left zero.
 static bool copyFromProcess(void *context, const Segment *segment, void *destination, CMDImageFile *result) {
     ProcessSource *source = context;
-    if (segment->fileSize == 0) return true;
+    // The whole of the segment's memory, `.bss` included: the runtime keeps there what it
+    // computes once, such as a class's `StoredClassMetadataBounds` when its superclass is
+    // resilient, without which a generic subclass's arguments cannot be found.
+    if (segment->memorySize == 0) return true;
     int error = cmdproc_readTolerant(source->pid, source->remoteBias + (uintptr_t)segment->address, destination,
-                                     (size_t)segment->fileSize);
+                                     (size_t)segment->memorySize);
     if (error != 0) {
         source->error = error;
         return cmdmap_fail(result, CMDImageFileStatusUnreadable, 0, "cannot read the process's memory: %s",

@@ -24,6 +24,9 @@ private let programSource = """
     extension Int { public final class Counter { var count = 0; public init() {} } }
     public actor Account { var balance = 0; public init() {} }
     public final class Samples: ManagedBuffer<Int, Double> {}
+    /// A generic subclass of a resilient generic class: its arguments sit after ManagedBuffer's,
+    /// at an offset the runtime computes once (StoredClassMetadataBounds, in `.bss`).
+    public final class Buf<Element>: ManagedBuffer<Int, Element> {}
     public protocol Shape { func area() -> Double }
     public struct Square: Shape, Hashable { var side = 1.0; public func area() -> Double { side * side } }
     extension Int: Shape { public func area() -> Double { Double(self) } }
@@ -58,6 +61,9 @@ private let programSource = """
     kept.append(Box(Square() as any Shape, Int.self))
     kept.append(Box(Optional(Square()), [String: Double]()))
     for _ in 0..<6 { kept.append(Int.Counter()) }
+    for _ in 0..<5 { kept.append(Buf<Int>.create(minimumCapacity: 4) { _ in 0 }) }
+    for _ in 0..<4 { kept.append(Buf<String>.create(minimumCapacity: 4) { _ in 0 }) }
+    for _ in 0..<3 { kept.append(Buf<()>.create(minimumCapacity: 4) { _ in 0 }) }
     for _ in 0..<7 { kept.append(Account()) }
     for index in 0..<2 {
         let samples = Samples.create(minimumCapacity: 1_000 * (index + 1)) { _ in 0 }
