@@ -50,6 +50,8 @@ public struct Arguments: Equatable, Sendable {
     public var processID: Int32?
     /// Whether to hold the process stopped while it is read (`--stop`).
     public var stop = false
+    /// `instances --since FILE`: an earlier `instances --json` output to compare the census with.
+    public var since: String?
 
     /// The kinds `types --kind` accepts.
     public static let kindNames: Set<String> = ["struct", "enum", "class", "protocol"]
@@ -98,6 +100,7 @@ public struct Arguments: Equatable, Sendable {
             case "--version": version = true
             case "--json": json = true
             case "--stop": stop = true
+            case "--since" where subcommand == .instances: since = try value(for: argument)
             case "--load": loads.append(try value(for: argument))
             case "--image": image = try value(for: argument)
             case "--pid":
@@ -134,6 +137,9 @@ public struct Arguments: Equatable, Sendable {
         }
         if subcommand == .instances && processID == nil && !help && !version {
             throw .usage("'instances' counts the objects of a running process: it needs '--pid PID'")
+        }
+        if since != nil && typeName != nil && !help && !version {
+            throw .usage("'--since' compares every type's counts; it cannot be combined with '--type'")
         }
         if stop && processID == nil && !help && !version {
             throw .usage("'--stop' holds the process that '--pid' reads; it needs '--pid PID'")
@@ -256,23 +262,30 @@ public struct Arguments: Equatable, Sendable {
                 """
         case .instances:
             usage = """
-                USAGE: metadata-inspect instances --pid PID [--type NAME] [--stop] [options]
+                USAGE: metadata-inspect instances --pid PID [--type NAME | --since FILE] [--stop] [options]
 
                 Counts the live Swift class instances of a running process by type, read from its
                 glibc malloc heap: COUNT, BYTES (their heap blocks, tail allocations included) and
                 TYPE as String(reflecting:) prints it there, the most bytes first. With --type,
                 prints the addresses of that type's instances, one per line (a generic class's name
-                without arguments selects every specialization).
+                without arguments selects every specialization); a type with no live instance prints
+                nothing, and a name that is no type of the process is an error. With --since FILE,
+                an earlier `instances --json` output, prints each type's count and bytes now with
+                their change since, the most bytes gained first; a type that is gone has count 0.
+
+                A census is whole or an error: a heap that changes under the read is read again, up
+                to four reads, and a process that exits or execs during it is an error.
 
                 Only a block the allocator holds in use, whose reference counts say its object is
                 alive, whose metadata is a class of one of the process's images, and whose size fits
                 that class, is counted. Without --stop the process runs during the read, and objects
-                allocated or freed meanwhile may be missed or counted twice; --stop holds every thread
-                for the read. A process whose heap is another allocator's (jemalloc, mimalloc, a
+                allocated or freed in a part already read are seen as they were; --stop holds every
+                thread for the read. A process whose heap is another allocator's (jemalloc, mimalloc, a
                 sanitizer's) is refused with an error naming it.
 
                 JSON: {"instances": [{"type", "count", "bytes"}]}; with --type,
-                {"type": NAME, "addresses": ["0x...", ...]}.
+                {"type": NAME, "addresses": ["0x...", ...]}; with --since,
+                {"instances": [{"type", "count", "bytes", "countChange", "bytesChange"}]}.
                 """
         case .layout:
             usage = """

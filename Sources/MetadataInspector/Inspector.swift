@@ -34,7 +34,11 @@ public enum Inspector {
             }
             var notes: [String] = []
             let output = try report(parsed, notes: &notes)
-            return Outcome(output: output + "\n", error: notes.map { "note: \($0)\n" }.joined(), status: 0)
+            return Outcome(
+                output: output.isEmpty ? "" : output + "\n",
+                error: notes.map { "note: \($0)\n" }.joined(),
+                status: 0
+            )
         } catch {
             let hint = error.exitStatus == 2 ? "\nRun 'metadata-inspect --help' for usage." : ""
             return Outcome(output: "", error: "error: \(error)\(hint)\n", status: error.exitStatus)
@@ -99,6 +103,7 @@ public enum Inspector {
         processID: Int32,
         notes: inout [String]
     ) throws(InspectorError) -> String {
+        let baseline = try arguments.since.map { path throws(InspectorError) in try readBaseline(path) }
         let process = try readProcess(processID)
         notes += process.imagesWithChangedFiles.map {
             "\($0.path) was deleted or replaced since process \(processID) mapped it; it is listed from memory"
@@ -113,9 +118,21 @@ public enum Inspector {
                 }
             }
             let census = try arguments.stop ? held(processID, count) : count()
-            report =
-                arguments.typeName.map { Report.addresses(census, typeName: $0) }
-                ?? Report.instances(census, typeName: nil)
+            if let typeName = arguments.typeName {
+                // A type with no live instance prints nothing; a name no type has is an error.
+                guard !census.rows(ofType: typeName).isEmpty || hasType(named: typeName, in: process.images) else {
+                    throw .unknownType(
+                        name: typeName,
+                        reason: "process \(processID) has no type of that name in its Swift images "
+                            + "(a name as String(reflecting:) prints it, or a generic class's without arguments)"
+                    )
+                }
+                report = Report.addresses(census, typeName: typeName)
+            } else if let baseline {
+                report = Report.growth(census, since: baseline)
+            } else {
+                report = Report.instances(census, typeName: nil)
+            }
         } else {
             report = try listingReport(arguments, images: try selectImages(arguments.image, from: process.images))
         }
@@ -134,6 +151,57 @@ public enum Inspector {
             throw .processUnreadable(pid: processID, reason: "\(error)")
         }
         return try outcome.get()
+    }
+
+    /// Whether a process's images declare a type of a name: its qualified name, or for a generic
+    /// type's name with arguments, the name before them.
+    private static func hasType(named typeName: String, in images: [Image]) -> Bool {
+        let base = typeName.firstIndex(of: "<").map { String(typeName[..<$0]) } ?? typeName
+        return images.contains { image in
+            image.typeDescriptors.contains { $0.portableName == base || $0.qualifiedName == base }
+        }
+    }
+
+    /// Reads the rows of an earlier `instances --json` output.
+    /// - Parameter path: The file.
+    /// - Returns: Each type's count and bytes, by type name.
+    /// - Throws: ``InspectorError/missingFile(path:)``, ``InspectorError/invalidBaseline(path:reason:)``.
+    static func readBaseline(_ path: String) throws(InspectorError) -> [String: Report.CensusCounts] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .missingFile(path: path)
+        }
+        guard !isDirectory.boolValue else { throw .directory(path: path) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .invalidBaseline(path: path, reason: "it cannot be read")
+        }
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw .invalidBaseline(path: path, reason: "it is not JSON")
+        }
+        guard let object = parsed as? [String: Any], let rows = object["instances"] as? [Any] else {
+            throw .invalidBaseline(path: path, reason: "it has no \"instances\" array")
+        }
+        var counts: [String: Report.CensusCounts] = [:]
+        for (index, row) in rows.enumerated() {
+            guard let row = row as? [String: Any], let type = row["type"] as? String,
+                let count = (row["count"] as? NSNumber).flatMap({ Int(exactly: $0.doubleValue) }),
+                let bytes = (row["bytes"] as? NSNumber).flatMap({ Int(exactly: $0.doubleValue) }),
+                count >= 0, bytes >= 0
+            else {
+                throw .invalidBaseline(
+                    path: path,
+                    reason: "row \(index) is not {\"type\": NAME, \"count\": N, \"bytes\": N} with counts of 0 or more"
+                )
+            }
+            guard counts[type] == nil else {
+                throw .invalidBaseline(path: path, reason: "type '\(type)' has two rows")
+            }
+            counts[type] = Report.CensusCounts(count: count, bytes: bytes)
+        }
+        return counts
     }
 
     /// Checks a library file and loads it: the file is read and every record of its Swift

@@ -58,6 +58,8 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
     /// not a Swift process, or it exited during the read; the reason says which, and what to
     /// do about a refusal.
     case processUnreadable(pid: Int32, reason: String)
+    /// The file `--since` names is not the JSON output of `instances --json`.
+    case invalidBaseline(path: String, reason: String)
 
     /// The exit status: 2 for usage errors, 1 for failures on good syntax.
     public var exitStatus: Int32 {
@@ -85,6 +87,8 @@ public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unknownType(let name, let reason): "unknown type '\(name)': \(reason)"
         case .metadata(let message): message
         case .processUnreadable(_, let reason): reason
+        case .invalidBaseline(let path, let reason):
+            "'\(path)' is not the output of 'metadata-inspect instances --json': \(reason)"
         }
     }
 }

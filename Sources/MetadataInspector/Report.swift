@@ -444,6 +444,68 @@ public struct Report: Sendable {
         return Report(lines: lines, json: json)
     }
 
+    /// A type's instances in a census: their count and bytes.
+    public struct CensusCounts: Hashable, Sendable {
+        /// The number of instances.
+        public var count: Int
+        /// Their heap blocks' bytes.
+        public var bytes: Int
+
+        /// Counts of a type.
+        /// - Parameters:
+        ///   - count: The number of instances.
+        ///   - bytes: Their bytes.
+        public init(count: Int, bytes: Int) {
+            self.count = count
+            self.bytes = bytes
+        }
+    }
+
+    /// Growth between two censuses: each type's count and bytes now, with their change since
+    /// `baseline`, sorted by bytes gained (the most first), ties by type name in code-point
+    /// order. A type of the baseline that has no instance now has count 0.
+    /// - Parameters:
+    ///   - census: The census now.
+    ///   - baseline: The earlier census's counts, by type name.
+    /// - Returns: The report.
+    public static func growth(_ census: ProcessCensus, since baseline: [String: CensusCounts]) -> Report {
+        var now: [String: CensusCounts] = [:]
+        for row in census.rows { now[row.typeName] = CensusCounts(count: row.count, bytes: row.bytes) }
+        let types = Set(now.keys).union(baseline.keys)
+        let rows = types.map { type in
+            let current = now[type] ?? CensusCounts(count: 0, bytes: 0)
+            let before = baseline[type] ?? CensusCounts(count: 0, bytes: 0)
+            return (
+                type: type, count: current.count, bytes: current.bytes,
+                countChange: current.count - before.count, bytesChange: current.bytes - before.bytes
+            )
+        }
+        .sorted {
+            $0.bytesChange != $1.bytesChange
+                ? $0.bytesChange > $1.bytesChange : $0.type.utf8.lexicographicallyPrecedes($1.type.utf8)
+        }
+        func signed(_ value: Int) -> String { value > 0 ? "+\(value)" : String(value) }
+        let lines = table(
+            ["COUNT", "CHANGE", "BYTES", "CHANGE", "TYPE"],
+            rows.map { [String($0.count), signed($0.countChange), String($0.bytes), signed($0.bytesChange), $0.type] },
+            rightAligned: 4
+        )
+        let json = JSONValue.object([
+            (
+                "instances",
+                .array(
+                    rows.map {
+                        .object([
+                            ("type", .string($0.type)), ("count", .int($0.count)), ("bytes", .int($0.bytes)),
+                            ("countChange", .int($0.countChange)), ("bytesChange", .int($0.bytesChange)),
+                        ])
+                    }
+                )
+            )
+        ])
+        return Report(lines: lines, json: json)
+    }
+
     /// The addresses of one type's instances in a process, one per line in hexadecimal.
     /// - Parameters:
     ///   - census: The process's census.

@@ -60,6 +60,100 @@ struct InspectorCensusTests {
         }
     }
 
+    @Test("--type: a type without live instances prints nothing, a name no type has is an error")
+    func typeSelection() throws {
+        let fixture = try processFixture.get()
+        let running = try RunningFixture(program: fixture.program, plugin: nil)
+        defer { running.stop() }
+        // The plugin is not loaded: its class has no instance, and the program declares
+        // `Square`, a struct, which never has one.
+        let empty = Inspector.run(["instances", "--pid", "\(running.processID)", "--type", "CensusApp.Square"])
+        #expect(empty.status == 0, "\(empty.error)")
+        #expect(empty.output.isEmpty)
+        let unknown = Inspector.run(["instances", "--pid", "\(running.processID)", "--type", "NoSuch.Thing"])
+        #expect(unknown.status == 1)
+        #expect(unknown.error.hasPrefix("error: unknown type 'NoSuch.Thing': process \(running.processID) has no type"))
+        #expect(unknown.output.isEmpty)
+    }
+
+    @Test("--since: each type's count and bytes with their change, by bytes gained, gone types at 0")
+    func since() throws {
+        let fixture = try processFixture.get()
+        let running = try RunningFixture(program: fixture.program, plugin: nil)
+        defer { running.stop() }
+        let pid = "\(running.processID)"
+        let directory = temporaryDirectory.appendingPathComponent("census-since")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // An earlier census: 1 Plain of 40 bytes (3 of 120 now, the oracle says), a type that is
+        // gone, and nothing of the rest.
+        let plain = try #require(running.oracle["CensusApp.Plain"])
+        let baseline = directory.appendingPathComponent("before.json")
+        try """
+        {"instances": [{"type": "CensusApp.Plain", "count": 1, "bytes": \(plain.bytes / plain.count)},
+                       {"type": "Gone.Type", "count": 4, "bytes": 1000000}]}
+        """.write(to: baseline, atomically: true, encoding: .utf8)
+        let json = Inspector.run(["instances", "--pid", pid, "--since", baseline.path, "--json"])
+        #expect(json.status == 0, "\(json.error)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        let rows = try #require(object?["instances"] as? [[String: Any]])
+        let byType = Dictionary(uniqueKeysWithValues: rows.map { ($0["type"] as? String ?? "?", $0) })
+        #expect(byType["CensusApp.Plain"]?["count"] as? Int == plain.count)
+        #expect(byType["CensusApp.Plain"]?["countChange"] as? Int == plain.count - 1)
+        #expect(byType["CensusApp.Plain"]?["bytesChange"] as? Int == plain.bytes - plain.bytes / plain.count)
+        #expect(byType["Gone.Type"]?["count"] as? Int == 0)
+        #expect(byType["Gone.Type"]?["countChange"] as? Int == -4)
+        #expect(byType["Gone.Type"]?["bytesChange"] as? Int == -1_000_000)
+        // Every type of the census now, each with its oracle count.
+        for (name, entry) in running.oracle {
+            #expect(byType[name]?["count"] as? Int == entry.count, "\(name)")
+        }
+        #expect(
+            Set(rows.first.map { Array($0.keys) } ?? []) == ["type", "count", "bytes", "countChange", "bytesChange"]
+        )
+        // Sorted by bytes gained, then by type; the gone type last.
+        let gains = rows.map { ($0["bytesChange"] as? Int ?? 0, $0["type"] as? String ?? "") }
+        for (first, second) in zip(gains, gains.dropFirst()) {
+            #expect(
+                first.0 > second.0 || (first.0 == second.0 && first.1.utf8.lexicographicallyPrecedes(second.1.utf8))
+            )
+        }
+        #expect(gains.last?.1 == "Gone.Type")
+        // Text: a header and one line per row.
+        let text = Inspector.run(["instances", "--pid", pid, "--since", baseline.path])
+        #expect(
+            text.output.split(separator: "\n").first?.split(separator: " ", omittingEmptySubsequences: true)
+                == ["COUNT", "CHANGE", "BYTES", "CHANGE", "TYPE"]
+        )
+        #expect(text.output.split(separator: "\n").count == rows.count + 1)
+        // A census's own JSON is a baseline: nothing changed in a process that waits.
+        let before = Inspector.run(["instances", "--pid", pid, "--json"])
+        let own = directory.appendingPathComponent("own.json")
+        try before.output.write(to: own, atomically: true, encoding: .utf8)
+        let after = Inspector.run(["instances", "--pid", pid, "--since", own.path, "--json"])
+        let changes = try JSONSerialization.jsonObject(with: Data(after.output.utf8)) as? [String: Any]
+        for row in changes?["instances"] as? [[String: Any]] ?? [] {
+            #expect(row["countChange"] as? Int == 0 && row["bytesChange"] as? Int == 0, "\(row)")
+        }
+        // Bad baselines and --type are errors.
+        let bad = directory.appendingPathComponent("bad.json")
+        for text in ["not json", "{\"rows\": []}", "{\"instances\": [{\"type\": \"A\", \"count\": -1, \"bytes\": 0}]}"]
+        {
+            try text.write(to: bad, atomically: true, encoding: .utf8)
+            let outcome = Inspector.run(["instances", "--pid", pid, "--since", bad.path])
+            #expect(outcome.status == 1, "\(text)")
+            #expect(
+                outcome.error.contains("is not the output of 'metadata-inspect instances --json'"),
+                "\(outcome.error)"
+            )
+        }
+        #expect(
+            Inspector.run(["instances", "--pid", pid, "--since", directory.appendingPathComponent("none").path]).status
+                == 1
+        )
+        let both = Inspector.run(["instances", "--pid", pid, "--since", own.path, "--type", "CensusApp.Plain"])
+        #expect(both.status == 2)
+    }
+
     @Test("A process killed at a random moment of its census: the census is exact or a clean error")
     func killedDuringCensus() throws {
         let fixture = try processFixture.get()
