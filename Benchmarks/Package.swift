@@ -31,6 +31,11 @@ let package = Package(
             name: "CensusTarget",
             path: "Tools/CensusTarget"
         ),
+        // The census's floor: the same heap and image bytes read into one reused buffer, in C.
+        .executableTarget(
+            name: "HeapReadFloor",
+            path: "Tools/HeapReadFloor"
+        ),
         .executableTarget(
             name: "CensusBench",
             dependencies: [

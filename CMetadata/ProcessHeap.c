@@ -676,7 +676,41 @@ bool cmd_readProcessHeapOnly(int32_t pid, uint64_t *bytes) {
     return read;
 }
 
+bool cmd_listProcessHeapRanges(int32_t pid, CMDHeapRange *ranges, size_t capacity, size_t *count) {
+    *count = 0;
+    CMDHeapScan result;
+    memset(&result, 0, sizeof(result));
+    CMDProcessFacts facts;
+    if (!checkProcess(pid, &facts, &result)) return false;
+    char *maps = NULL;
+    Mapping *mappings = NULL;
+    size_t mappingCount = 0;
+    uintptr_t mainArena = 0;
+    Scan scan = {.pid = (pid_t)pid};
+    bool found = findArena(pid, &result, &maps, &mappings, &mappingCount, &mainArena);
+    if (found) {
+        scan.mappings = mappings;
+        scan.mappingCount = mappingCount;
+        found = findRegions(&scan, mainArena, &result, false) == OutcomeRead;
+    }
+    for (size_t index = 0; found && index < scan.regionCount; index++) {
+        const Region *region = &scan.regions[index];
+        if (*count < capacity) ranges[*count] = (CMDHeapRange){region->start, region->top ? region->top + 32 : region->end};
+        (*count)++;
+    }
+    freeScan(&scan);
+    free(mappings);
+    free(maps);
+    return found;
+}
+
 #else
+
+bool cmd_listProcessHeapRanges(int32_t pid, CMDHeapRange *ranges, size_t capacity, size_t *count) {
+    (void)pid, (void)ranges, (void)capacity;
+    *count = 0;
+    return false;
+}
 
 bool cmd_scanProcessHeap(int32_t pid, CMDHeapClassify classify, void *context, CMDHeapScan *result) {
     (void)classify, (void)context;

@@ -1,18 +1,26 @@
 #!/usr/bin/env python3
-"""The census of a running process and the listing of its conformances, against their floors (issue 40).
+"""The census of a running process, whole processes against a C floor (issues 40 and 46).
 
-Usage: python3 Benchmarks/Scripts/census.py [--runs N] [--check]
+Usage: python3 Benchmarks/Scripts/census.py [--runs N] [--check] [--large]
 
-Builds Benchmarks/Tools/CensusTarget (a program holding 1,000,000 live objects of four
-alternating classes, one generic and one a subclass: about 190 MB of glibc malloc heap) and
-Benchmarks/Tools/CensusBench in release, starts the target, and measures, each side in its own
-fresh process, alternately, N times (a row's time is the median of its runs):
+Builds Benchmarks/Tools/CensusTarget (a program holding live objects of four alternating
+classes, one generic and one a subclass: about 190 MB of glibc malloc heap per million, and a
+heartbeat thread), Benchmarks/Tools/CensusBench and Benchmarks/Tools/HeapReadFloor in release,
+starts the target with 1,000,000 objects (with --large, also with heaps of about 1 GB and 2 GB),
+and measures, each in its own fresh process, exec to exit, alternately, N times (a row's value is
+the median of its runs):
 
-- census: `RemoteProcess.read(pid).census()`, the whole of `metadata-inspect instances --pid`,
-  against its floor, the same heap mappings read with `process_vm_readv` alone. Goal: within 2x
-  of the floor, and under 1 s. The counts must be exact: 250,000 of each class.
-- listing: `metadata-inspect conformances --pid PID --json` against the same listing of the
-  process's image files. Goal: within 1.5x. The two outputs must be the same size.
+- census: `metadata-inspect instances --pid PID --json` (CensusBench run), the whole process,
+  against its floor: HeapReadFloor, a C program that reads the same heap and image bytes (the
+  stretches of heap the census walks, the mappings of the process's Swift images, libc's data)
+  with process_vm_readv into one reused buffer. Goal: within 2x. The counts must be exact.
+- memory: the peak resident memory (ru_maxrss, the kernel's VmHWM) of that census process minus
+  that of `metadata-inspect conformances --pid PID --json` on the same target. Goal: under 64 MiB.
+- hold: the same census with --stop; the target's heartbeat thread reports the longest gap between
+  its beats (every 100 us) during the run: how long the census held it. Goal: within 1.2x of the
+  floor's time.
+- listing (1,000,000 objects only): `conformances --pid PID --json` against the same listing of
+  the process's image files. Goal: within 1.5x. The two outputs must be the same size.
 
 With --check the script exits non-zero when a goal is not met or a count is wrong.
 """
@@ -21,11 +29,15 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCHMARKS = os.path.abspath(os.path.join(HERE, ".."))
-COUNT = 1_000_000
 CLASSES = ["CensusTarget.Row", "CensusTarget.Cell<Swift.Double>", "CensusTarget.Item", "CensusTarget.Derived"]
+# Objects for a heap of about 1 GB and 2 GB (about 190 bytes of heap per object).
+LARGE = [5_400_000, 10_800_000]
+MIB = 1 << 20
 
 
 def build(product):
@@ -36,63 +48,137 @@ def build(product):
     return os.path.join(path, product)
 
 
-def measure(bench, *arguments):
-    output = subprocess.run([bench, *arguments], check=True, capture_output=True, text=True).stdout
-    return json.loads(output)
+def run(argv):
+    """Runs a process to its exit: (milliseconds, peak resident bytes, status, stdout)."""
+    with tempfile.TemporaryFile() as output, tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        process = subprocess.Popen(argv, stdout=output, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = (time.perf_counter() - start) * 1000
+        process.returncode = os.waitstatus_to_exitcode(status)
+        output.seek(0)
+        errors.seek(0)
+        text = output.read().decode()
+        if process.returncode != 0:
+            sys.stderr.write(f"{' '.join(argv[:4])}: {errors.read().decode()}")
+        return elapsed, usage.ru_maxrss * 1024, process.returncode, text
+
+
+class Target:
+    """A CensusTarget process holding `count` objects."""
+
+    def __init__(self, path, count):
+        self.count = count
+        self.process = subprocess.Popen([path, str(count)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.pid = self.process.stdout.readline().split()[1]
+
+    def gap(self):
+        """The longest time between two heartbeats since the last call, in milliseconds."""
+        self.process.stdin.write("gap\n")
+        self.process.stdin.flush()
+        return float(self.process.stdout.readline())
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=120)
+
+
+def measure(target, bench, floor, runs, failures, listing):
+    paths = subprocess.run([bench, "images", target.pid], check=True, capture_output=True, text=True).stdout.split()
+    ranges = subprocess.run([bench, "ranges", target.pid], check=True, capture_output=True, text=True).stdout.split()
+    samples = {name: [] for name in ["floor", "census", "memory", "hold", "files", "listing"]}
+    heap_bytes = 0
+    for _ in range(runs):
+        elapsed, _, status, text = run([floor, target.pid, *paths, "--", *ranges])
+        if status != 0:
+            failures.append("the floor failed to read the heap")
+            continue
+        heap_bytes = int(text)
+        samples["floor"].append(elapsed)
+        elapsed, census_peak, status, text = run([bench, "run", "instances", "--pid", target.pid, "--json"])
+        samples["census"].append(elapsed)
+        counts = {row["type"]: row["count"] for row in json.loads(text)["instances"]} if status == 0 else {}
+        for name in CLASSES:
+            if counts.get(name) != target.count // 4:
+                failures.append(f"census counted {counts.get(name)} of {name}, not {target.count // 4}")
+        elapsed, listing_peak, status, listed = run([bench, "run", "conformances", "--pid", target.pid, "--json"])
+        samples["memory"].append(census_peak - listing_peak)
+        samples["listing"].append(elapsed)
+        target.gap()
+        _, _, status, text = run([bench, "run", "instances", "--pid", target.pid, "--stop", "--json"])
+        samples["hold"].append(target.gap())
+        counts = {row["type"]: row["count"] for row in json.loads(text)["instances"]} if status == 0 else {}
+        if any(counts.get(name) != target.count // 4 for name in CLASSES):
+            failures.append(f"census with --stop counted {counts}")
+        if listing:
+            files = json.loads(subprocess.run([bench, "files", *paths], check=True, capture_output=True,
+                                              text=True).stdout)
+            samples["files"].append(files["ms"])
+            # The in-process listing, for the ratio against the files' (both in-process).
+            listed_in_process = json.loads(subprocess.run([bench, "listing", target.pid], check=True,
+                                                          capture_output=True, text=True).stdout)
+            samples["listing"][-1] = listed_in_process["ms"]
+            if files["bytes"] != listed_in_process["bytes"] or files["status"] != 0:
+                failures.append(f"listing of the process ({listed_in_process}) differs from its files' ({files})")
+    median = {name: statistics.median(values) for name, values in samples.items() if values}
+    return median, heap_bytes
 
 
 def main():
     arguments = sys.argv[1:]
     runs = int(arguments[arguments.index("--runs") + 1]) if "--runs" in arguments else 5
     check = "--check" in arguments
-    target = build("CensusTarget")
+    sizes = [1_000_000] + (LARGE if "--large" in arguments else [])
+    target_path = build("CensusTarget")
     bench = build("CensusBench")
-    process = subprocess.Popen([target, str(COUNT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        ready = process.stdout.readline().split()
-        pid = ready[1]
-        paths = subprocess.run([bench, "images", pid], check=True, capture_output=True, text=True).stdout.split()
-        samples = {"floor": [], "census": [], "files": [], "listing": []}
-        failures = []
-        for _ in range(runs):
-            floor = measure(bench, "floor", pid)
-            census = measure(bench, "census", pid)
-            files = measure(bench, "files", *paths)
-            listing = measure(bench, "listing", pid)
-            samples["floor"].append(floor["ms"])
-            samples["census"].append(census["ms"])
-            samples["files"].append(files["ms"])
-            samples["listing"].append(listing["ms"])
-            for name in CLASSES:
-                if census["counts"].get(name) != COUNT // 4:
-                    failures.append(f"census counted {census['counts'].get(name)} of {name}, not {COUNT // 4}")
-            if files["bytes"] != listing["bytes"] or files["status"] != 0 or listing["status"] != 0:
-                failures.append(f"listing of the process ({listing}) differs from its files' ({files})")
-        median = {name: statistics.median(values) for name, values in samples.items()}
-        census_ratio = median["census"] / median["floor"]
-        listing_ratio = median["listing"] / median["files"]
-        print(f"Measured on {os.cpu_count()} cores; medians of {runs} runs, each side in its own process.")
-        print()
-        print("| row | time | floor | floor time | ratio | goal | met |")
-        print("|---|---|---|---|---|---|---|")
-        census_met = census_ratio <= 2.0 and median["census"] < 1000
-        listing_met = listing_ratio <= 1.5
-        print(f"| census of {COUNT:,} objects (read + census) | {median['census']:.0f} ms | heap read alone "
-              f"({floor['bytes'] / 1e6:.0f} MB) | {median['floor']:.0f} ms | {census_ratio:.2f}x | "
-              f"<= 2x and < 1 s | {'yes' if census_met else 'no'} |")
-        print(f"| conformances --pid | {median['listing']:.1f} ms | the same images' files | "
-              f"{median['files']:.1f} ms | {listing_ratio:.2f}x | <= 1.5x | {'yes' if listing_met else 'no'} |")
-        if not census_met:
-            failures.append(f"census {median['census']:.0f} ms is {census_ratio:.2f}x its floor (goal 2x, < 1 s)")
-        if not listing_met:
-            failures.append(f"conformances --pid is {listing_ratio:.2f}x the files' listing (goal 1.5x)")
-        for failure in failures:
-            print("FAIL:", failure, file=sys.stderr)
-        if check and failures:
-            sys.exit(1)
-    finally:
-        process.stdin.close()
-        process.wait(timeout=60)
+    floor = build("HeapReadFloor")
+    failures = []
+    rows = []
+    for count in sizes:
+        target = Target(target_path, count)
+        try:
+            median, heap_bytes = measure(target, bench, floor, runs, failures, listing=count == 1_000_000)
+        finally:
+            target.close()
+        rows.append((count, median, heap_bytes))
+    print(f"Measured on {os.cpu_count()} cores; medians of {runs} runs, each a whole process, exec to exit.")
+    print()
+    print("| row | value | floor | floor value | ratio | goal | met |")
+    print("|---|---|---|---|---|---|---|")
+    for count, median, heap_bytes in rows:
+        label = f"{count:,} objects ({heap_bytes / 1e6:,.0f} MB read)"
+        ratio = median["census"] / median["floor"]
+        met = ratio <= 2.0
+        print(f"| census of {label} | {median['census']:.0f} ms | the same bytes read in C | "
+              f"{median['floor']:.0f} ms | {ratio:.2f}x | <= 2x | {'yes' if met else 'no'} |")
+        if not met:
+            failures.append(f"census of {count:,} objects is {ratio:.2f}x its floor (goal 2x)")
+        memory_met = median["memory"] < 64 * MIB
+        print(f"| census memory, {label} | {median['memory'] / MIB:.1f} MiB more | conformances --pid | "
+              f"0 | | < 64 MiB | {'yes' if memory_met else 'no'} |")
+        if not memory_met:
+            failures.append(f"census of {count:,} objects takes {median['memory'] / MIB:.1f} MiB more (goal 64)")
+        hold_ratio = median["hold"] / median["floor"]
+        hold_met = hold_ratio <= 1.2
+        print(f"| held with --stop, {label} | {median['hold']:.0f} ms | the same bytes read in C | "
+              f"{median['floor']:.0f} ms | {hold_ratio:.2f}x | <= 1.2x | {'yes' if hold_met else 'no'} |")
+        if not hold_met:
+            failures.append(f"--stop held {count:,} objects' process {hold_ratio:.2f}x its floor (goal 1.2x)")
+        if "files" in median:
+            listing_ratio = median["listing"] / median["files"]
+            listing_met = listing_ratio <= 1.5
+            print(f"| conformances --pid | {median['listing']:.1f} ms | the same images' files | "
+                  f"{median['files']:.1f} ms | {listing_ratio:.2f}x | <= 1.5x | {'yes' if listing_met else 'no'} |")
+            if not listing_met:
+                failures.append(f"conformances --pid is {listing_ratio:.2f}x the files' listing (goal 1.5x)")
+        gigabytes = heap_bytes / 1e9
+        if gigabytes > 0:
+            print(f"| per GB of heap, {label} | {median['census'] / gigabytes:.0f} ms, held "
+                  f"{median['hold'] / gigabytes:.0f} ms | | | | | |")
+    for failure in failures:
+        print("FAIL:", failure, file=sys.stderr)
+    if check and failures:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

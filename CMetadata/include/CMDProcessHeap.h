@@ -101,6 +101,21 @@ CMD_EXTERN void cmd_releaseHeapScan(CMDHeapScan *result);
 /// - Returns: Whether they were read.
 CMD_EXTERN bool cmd_readProcessHeapOnly(int32_t pid, uint64_t *bytes);
 
+/// A range of a process's memory.
+typedef struct CMDHeapRange {
+    uintptr_t start, end;
+} CMDHeapRange;
+
+/// Lists the stretches of heap a scan walks (each heap from its start to its arena's top
+/// chunk, or to its end), for a floor that reads the same bytes by other means.
+/// - Parameters:
+///   - pid: The process.
+///   - ranges: Receives up to `capacity` ranges.
+///   - capacity: The room in `ranges`.
+///   - count: Receives the number of ranges (more than `capacity` when they did not fit).
+/// - Returns: Whether the heap was found.
+CMD_EXTERN bool cmd_listProcessHeapRanges(int32_t pid, CMDHeapRange *ranges, size_t capacity, size_t *count);
+
 CMD_ASSUME_NONNULL_END
 
 #endif  // CMD_PROCESS_HEAP_H

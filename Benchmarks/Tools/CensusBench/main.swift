@@ -5,6 +5,9 @@
 //   CensusBench listing PID      `metadata-inspect conformances --pid PID --json`
 //   CensusBench files PATH...    `metadata-inspect conformances PATH... --json`
 //   CensusBench images PID       the process's image paths, one per line (not timed)
+//   CensusBench ranges PID       the heap ranges a census walks, `START-END` in hexadecimal
+//   CensusBench run ARGUMENT...  `metadata-inspect ARGUMENT...`, its output printed: the whole
+//                                process is timed by the script, exec to exit
 //
 // Each prints one JSON object: the milliseconds taken and what was found.
 
@@ -49,6 +52,15 @@ case "files":
     print("{\"ms\": \(time), \"status\": \(outcome?.status ?? -1), \"bytes\": \(outcome?.output.utf8.count ?? 0)}")
 case "images":
     for image in try RemoteProcess.read(pid).images { print(image.path) }
+case "ranges":
+    for range in RemoteProcess.heapReadRanges(pid) ?? [] {
+        print(String(range.lowerBound, radix: 16) + "-" + String(range.upperBound, radix: 16))
+    }
+case "run":
+    let outcome = Inspector.run(Array(arguments.dropFirst()))
+    FileHandle.standardOutput.write(Data(outcome.output.utf8))
+    FileHandle.standardError.write(Data(outcome.error.utf8))
+    exit(outcome.status)
 default:
     FileHandle.standardError.write(Data("unknown mode \(mode)\n".utf8))
     exit(2)

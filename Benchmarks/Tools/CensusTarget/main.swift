@@ -1,6 +1,9 @@
 // CensusTarget: a process for the census benchmark (Benchmarks/Scripts/census.py). It holds
-// 1,000,000 live objects of four alternating classes (one generic, one a subclass), about 200 MB
-// of heap, prints `ready`, and waits until its standard input closes.
+// 1,000,000 live objects (or as many as its argument says) of four alternating classes (one
+// generic, one a subclass), about 200 MB of heap per million, prints `ready`, and waits until
+// its standard input closes. A heartbeat thread notes the longest time between two of its beats
+// (every 100 µs): a line `gap` on standard input prints it in milliseconds and starts anew, so
+// that the script measures how long a census held the process.
 
 #if canImport(Glibc)
 import Glibc
@@ -33,7 +36,13 @@ for index in 0..<count {
     default: objects.append(Derived())
     }
 }
+Heartbeat.start()
+
 print("ready", getpid())
 fflush(nil)
-while readLine() != nil {}
+while let line = readLine() {
+    guard line == "gap" else { continue }
+    print(Heartbeat.takeLongestGap())
+    fflush(nil)
+}
 withExtendedLifetime(objects) {}

@@ -138,6 +138,17 @@ enum ProcessHeapScan {
         return Int(bytes)
     }
 
+    /// The stretches of heap a scan walks, for a floor that reads the same bytes by other means.
+    /// - Parameter processID: The process.
+    /// - Returns: The ranges, or `nil` when the heap cannot be found.
+    static func ranges(processID: Int32) -> [Range<UInt>]? {
+        var ranges = [CMDHeapRange](repeating: CMDHeapRange(), count: 4096)
+        var count = 0
+        guard unsafe cmd_listProcessHeapRanges(processID, &ranges, ranges.count, &count), count <= ranges.count
+        else { return nil }
+        return ranges.prefix(count).map { $0.start..<$0.end }
+    }
+
     /// Calls `body` with every thread of a process stopped, and resumes them after it, whether
     /// it returns or throws.
     /// - Parameters:

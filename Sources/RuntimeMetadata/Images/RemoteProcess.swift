@@ -246,4 +246,13 @@ extension RemoteProcess {
     public static func heapReadFloor(_ processID: Int32) -> Int? {
         ProcessHeapScan.readOnly(processID: processID)
     }
+
+    /// The stretches of heap ``census()`` walks, for the benchmarks' floor, which reads the
+    /// same bytes in a C program of its own.
+    /// - Parameter processID: The process.
+    /// - Returns: The ranges, or `nil` when the heap cannot be found.
+    @_spi(Benchmarks)
+    public static func heapReadRanges(_ processID: Int32) -> [Range<UInt>]? {
+        ProcessHeapScan.ranges(processID: processID)
+    }
 }
