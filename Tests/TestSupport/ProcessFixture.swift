@@ -27,6 +27,11 @@ private let programSource = """
     /// A generic subclass of a resilient generic class: its arguments sit after ManagedBuffer's,
     /// at an offset the runtime computes once (StoredClassMetadataBounds, in `.bss`).
     public final class Buf<Element>: ManagedBuffer<Int, Element> {}
+    /// A class generic over a parameter pack.
+    public final class PackBox<each Element> {
+        var elements: (repeat each Element)
+        public init(_ elements: repeat each Element) { self.elements = (repeat each elements) }
+    }
     public protocol Shape { func area() -> Double }
     public struct Square: Shape, Hashable { var side = 1.0; public func area() -> Double { side * side } }
     extension Int: Shape { public func area() -> Double { Double(self) } }
@@ -64,6 +69,8 @@ private let programSource = """
     for _ in 0..<5 { kept.append(Buf<Int>.create(minimumCapacity: 4) { _ in 0 }) }
     for _ in 0..<4 { kept.append(Buf<String>.create(minimumCapacity: 4) { _ in 0 }) }
     for _ in 0..<3 { kept.append(Buf<()>.create(minimumCapacity: 4) { _ in 0 }) }
+    for _ in 0..<2 { kept.append(PackBox(1, "two")) }
+    kept.append(PackBox())
     for _ in 0..<7 { kept.append(Account()) }
     for index in 0..<2 {
         let samples = Samples.create(minimumCapacity: 1_000 * (index + 1)) { _ in 0 }

@@ -240,6 +240,27 @@ final class RemoteMetadataCopies: @unchecked Sendable {
                 let remote = unsafe mutable.load(fromByteOffset: slot * 8, as: UInt.self)
                 guard let argument = self.copy(metadata: remote, depth: depth + 1) else { return false }
                 unsafe mutable.storeBytes(of: UInt(bitPattern: argument.address), toByteOffset: slot * 8, as: UInt.self)
+            case 1:
+                // A pack: a pointer to its elements' metadata (bit 0 marks one on the heap),
+                // as many as its shape class's count, stored first in the vector.
+                let shape = unsafe context.packShapes.first { Int($0.index) == slot }.map { Int($0.shapeClass) }
+                guard let shape, shape < slot else { return false }
+                let count = unsafe mutable.load(fromByteOffset: shape * 8, as: UInt.self)
+                guard count <= 4096 else { return false }
+                let remote = unsafe mutable.load(fromByteOffset: slot * 8, as: UInt.self) & ~1
+                var elements: [UInt] = []
+                for index in 0..<Int(count) {
+                    guard let element = self.word(remote &+ UInt(index * 8)),
+                        let copied = self.copy(metadata: element, depth: depth + 1)
+                    else { return false }
+                    unsafe elements.append(UInt(bitPattern: copied.address))
+                }
+                let pack = UnsafeMutableRawPointer.allocate(byteCount: max(elements.count, 1) * 8, alignment: 8)
+                unsafe Self.keepForever(pack)
+                for (index, element) in elements.enumerated() {
+                    unsafe pack.storeBytes(of: element, toByteOffset: index * 8, as: UInt.self)
+                }
+                unsafe mutable.storeBytes(of: UInt(bitPattern: pack), toByteOffset: slot * 8, as: UInt.self)
             case 2:
                 continue
             default:

@@ -11,9 +11,9 @@
 
 extension MetadataReference {
     /// The name as `String(reflecting:)` prints it, built from the type's structure, with each
-    /// anonymous context spelled `(unknown context at FILE+0xOFFSET)`; `nil` where a part is of
-    /// a kind this spelling does not cover (a constrained existential, a parameter pack, a
-    /// builtin type), or nests deeper than names may.
+    /// anonymous context spelled `(unknown context at FILE+0xOFFSET)`, a parameter pack
+    /// `Pack{A, B}`; `nil` where a part is of a kind this spelling does not cover (a constrained
+    /// existential, a builtin type), or nests deeper than names may.
     var structuralReflectingName: String? { structuralReflectingName(depth: 0) }
 
     private func structuralReflectingName(depth: Int) -> String? {
@@ -28,7 +28,14 @@ extension MetadataReference {
                     guard let name = part(type) else { return nil }
                     arguments.append(name)
                 case .value(let value): arguments.append(String(value))
-                case .pack: return nil
+                case .pack(let elements):
+                    // A parameter pack, as the runtime's demangler prints one: `Pack{A, B}`.
+                    var names: [String] = []
+                    for element in elements {
+                        guard let name = part(element) else { return nil }
+                        names.append(name)
+                    }
+                    arguments.append("Pack{" + names.joined(separator: ", ") + "}")
                 }
             }
             return descriptor.portableQualifiedName(arguments: arguments)

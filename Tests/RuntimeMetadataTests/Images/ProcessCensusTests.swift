@@ -27,6 +27,7 @@ struct ProcessCensusTests {
             "CensusApp.Box<Swift.Double, Swift.Array<Swift.Int>>", "CensusApp.Box<Swift.String, Swift.Int>",
             "(extension in CensusApp):Swift.Int.Counter", "CensusApp.Account", "CensusApp.Samples",
             "CensusPlugin.Widget", "CensusApp.Buf<Swift.Int>", "CensusApp.Buf<Swift.String>", "CensusApp.Buf<()>",
+            "CensusApp.PackBox<Pack{Swift.Int, Swift.String}>", "CensusApp.PackBox<Pack{}>",
         ] {
             #expect(expected[name] != nil, "the fixture holds no \(name): \(expected.keys.sorted())")
         }
