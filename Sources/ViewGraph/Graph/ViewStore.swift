@@ -73,33 +73,27 @@ class ViewStore<V: View>: AnyViewStore {
     private var installedViews: ContiguousArray<V> = []
     private var installedIsCurrent: ContiguousArray<Bool> = []
 
-    init(id: Int32) {
-        let type = TypeMetadata(V.self)
-        properties = PropertyFields.of(type)
-        positions = properties.map(\.position)
-        keepsInstalledViews = !properties.isEmpty && properties.allSatisfy { $0.type.installationLasts }
-        let styled = StyleResolution.styledView?.open(V.self, as: (any ViewStyledView.Type).self)
-        finalStyling = styled?.hasFinalStyling == true ? styled : nil
-        super.init(id: id, viewType: type)
+    init(id: Int32, recipe: StoreRecipe) {
+        properties = recipe.properties
+        positions = recipe.positions
+        keepsInstalledViews = recipe.keepsInstalledViews
+        finalStyling = recipe.finalStyling
+        super.init(id: id, viewType: TypeMetadata(V.self))
     }
 
-    /// Makes the store of a view type: a ``PrimitiveStore`` for a primitive.
+    /// Makes the store of a view type: a ``PrimitiveStore`` for a primitive, a
+    /// ``ModifierBodyStore`` for a modifier's body, from the type's recipe.
     static func make(id: Int32) -> ViewStore<V> {
-        if let modifierBody = PrimitiveResolution.modifierBodyProtocol?.open(
-            V.self,
-            as: (any ModifierBodyView.Type).self
-        ),
-            let store = modifierBody.makeStore(id: id) as? ViewStore<V>
-        {
-            return store
+        let recipe = StoreRecipe.of(V.self)
+        switch recipe.kind {
+        case .view:
+            break
+        case .primitive(let primitive):
+            if let store = primitive.makeStore(id: id, recipe: recipe) as? ViewStore<V> { return store }
+        case .modifierBody(let modifierBody):
+            if let store = modifierBody.makeStore(id: id, recipe: recipe) as? ViewStore<V> { return store }
         }
-        if V.Body.self == Never.self,
-            let primitive = PrimitiveResolution.primitiveProtocol?.open(V.self, as: (any PrimitiveView.Type).self),
-            let store = primitive.makeStore(id: id) as? ViewStore<V>
-        {
-            return store
-        }
-        return ViewStore<V>(id: id)
+        return ViewStore<V>(id: id, recipe: recipe)
     }
 
     final override var declaresBody: Bool { V.Body.self != Never.self }
@@ -285,17 +279,25 @@ final class PrimitiveStore<P: PrimitiveView>: ViewStore<P> {
 
 extension PrimitiveView {
     /// The store of this primitive type.
-    static func makeStore(id: Int32) -> AnyViewStore { PrimitiveStore<Self>(id: id) }
+    static func makeStore(id: Int32, recipe: StoreRecipe) -> AnyViewStore {
+        PrimitiveStore<Self>(id: id, recipe: recipe)
+    }
 }
 
 /// The body of a non-primitive modifier, whose node has the modifier's properties.
 protocol ModifierBodyView {
     /// The store of this modifier body type.
-    @MainActor static func makeStore(id: Int32) -> AnyViewStore
+    @MainActor static func makeStore(id: Int32, recipe: StoreRecipe) -> AnyViewStore
+    /// The modifier's ``State``, ``Environment`` and ``Binding`` properties.
+    @MainActor static var modifierProperties: [PropertyField] { get }
 }
 
 extension ModifierBody: ModifierBodyView {
-    static func makeStore(id: Int32) -> AnyViewStore { ModifierBodyStore<Modifier>(id: id) }
+    static func makeStore(id: Int32, recipe: StoreRecipe) -> AnyViewStore {
+        ModifierBodyStore<Modifier>(id: id, recipe: recipe)
+    }
+
+    static var modifierProperties: [PropertyField] { PropertyFields.of(TypeMetadata(Modifier.self)) }
 }
 
 /// The bodies of one modifier type: the modifier's ``State``, ``Environment`` and ``Binding``
@@ -307,10 +309,10 @@ final class ModifierBodyStore<Modifier: ViewModifier>: ViewStore<ModifierBody<Mo
     private let modifierPositions: [Int]
     override var propertyPositions: [Int] { modifierPositions }
 
-    override init(id: Int32) {
-        modifierProperties = PropertyFields.of(TypeMetadata(Modifier.self))
-        modifierPositions = modifierProperties.map(\.position)
-        super.init(id: id)
+    override init(id: Int32, recipe: StoreRecipe) {
+        modifierProperties = recipe.modifierProperties
+        modifierPositions = recipe.modifierPositions
+        super.init(id: id, recipe: recipe)
     }
 
     /// The body in a slot, its modifier's properties installed.

@@ -124,4 +124,23 @@ struct ModifierStateTests {
         let graph = ViewGraph(root: AccentHost())
         #expect(texts(graph) == ["content", "modifier sees green"])
     }
+
+    /// A view type's store is made from what the first graph found of the type (its store
+    /// class and graph properties, kept for the process): what each graph holds stays its own.
+    @Test("Two graphs of the same views, alive together, keep their own modifier state and bindings")
+    func twoGraphs() throws {
+        let first = ViewGraph(root: DisclosureHost())
+        let second = ViewGraph(root: DisclosureHost())
+        try first.send(.tap, to: try tapTarget(first, text: "closed").id)
+        #expect(texts(first).contains("open"))
+        #expect(texts(second).contains("closed") && !texts(second).contains("open"))
+        try second.send(.tap, to: try tapTarget(second, text: "closed").id)
+        #expect(texts(second).contains("open"))
+
+        let bumps = (ViewGraph(root: BumpHost()), ViewGraph(root: BumpHost()))
+        try bumps.0.send(.tap, to: try tapTarget(bumps.0, text: "bump").id)
+        #expect(texts(bumps.0).contains("bumped 1"))
+        #expect(texts(bumps.1).contains("bumped 0"))
+        #expect(texts(ViewGraph(root: AccentHost())) == ["content", "modifier sees green"])
+    }
 }
