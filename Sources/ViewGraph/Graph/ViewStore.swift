@@ -52,7 +52,7 @@ class ViewStore<V: View>: AnyViewStore {
     /// The views, by slot, dense: a freed slot takes the last view.
     final var views: ContiguousArray<V> = []
     /// The node of each slot's view.
-    private var owners: ContiguousArray<Int32> = []
+    private var owners = SlotOwners()
     /// The view's ``State``, ``Environment`` and ``Binding`` properties, found once from the
     /// cached field model, each with its type opened as a ``GraphProperty``.
     private let properties: [PropertyField]
@@ -101,7 +101,7 @@ class ViewStore<V: View>: AnyViewStore {
 
     final override func reserve(_ capacity: Int) {
         views.reserveCapacity(capacity)
-        owners.reserveCapacity(capacity)
+        owners.reserve(capacity)
         if keepsInstalledViews {
             installedViews.reserveCapacity(capacity)
             installedIsCurrent.reserveCapacity(capacity)
@@ -115,8 +115,8 @@ class ViewStore<V: View>: AnyViewStore {
     /// - Returns: The view's slot.
     final func insert(_ view: consuming V, owner: Int32) -> Int32 {
         if keepsInstalledViews { return insertKeepingInstallation(view, owner: owner) }
+        owners.append(owner, at: views.count)
         views.append(consume view)
-        owners.append(owner)
         return Int32(views.count - 1)
     }
 
@@ -124,8 +124,8 @@ class ViewStore<V: View>: AnyViewStore {
     private func insertKeepingInstallation(_ view: consuming V, owner: Int32) -> Int32 {
         installedViews.append(copy view)
         installedIsCurrent.append(false)
+        owners.append(owner, at: views.count)
         views.append(consume view)
-        owners.append(owner)
         return Int32(views.count - 1)
     }
 
@@ -146,7 +146,7 @@ class ViewStore<V: View>: AnyViewStore {
         let last = views.count - 1
         defer {
             views.removeLast()
-            owners.removeLast()
+            owners.removeLast(at: last)
             if keepsInstalledViews {
                 installedViews.removeLast()
                 installedIsCurrent.removeLast()
@@ -348,6 +348,37 @@ final class ModifierBodyStore<Modifier: ViewModifier>: ViewStore<ModifierBody<Mo
 
     override func viewValue(_ slot: Int32, node: NodeIndex, graph: ViewGraph) -> Any {
         installedBody(slot, node: node, graph: graph, recordsDependencies: false).modifier
+    }
+}
+
+/// The node of each slot of a store. The first is held inline: a view type used once in a
+/// tree, the most common store, allocates no list for it (and looks up no array metadata, which
+/// the runtime finds by hashing on each allocation).
+struct SlotOwners {
+    private var first: Int32 = -1
+    private var rest: ContiguousArray<Int32> = []
+
+    /// The node of the view in a slot.
+    subscript(slot: Int) -> Int32 {
+        get { slot == 0 ? first : rest[slot - 1] }
+        set {
+            if slot == 0 { first = newValue } else { rest[slot - 1] = newValue }
+        }
+    }
+
+    /// Records the node of a new last slot.
+    mutating func append(_ owner: Int32, at slot: Int) {
+        if slot == 0 { first = owner } else { rest.append(owner) }
+    }
+
+    /// Forgets the last slot.
+    mutating func removeLast(at slot: Int) {
+        if slot > 0 { rest.removeLast() }
+    }
+
+    /// Makes room for a number of slots.
+    mutating func reserve(_ capacity: Int) {
+        if capacity > 1 { rest.reserveCapacity(capacity - 1) }
     }
 }
 
