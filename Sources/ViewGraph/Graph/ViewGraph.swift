@@ -160,7 +160,11 @@ public final class ViewGraph {
             childBuffer: arena.childBuffer.count,
             work: arena.work.capacity,
             siblings: arena.reconciliation.next.capacity,
-            stores: Dictionary(arena.stores.map { ($0.viewType, $0.count) }, uniquingKeysWith: max),
+            storeCount: arena.stores.count,
+            stores: Dictionary(
+                arena.stores.lazy.filter { $0.count > 1 }.map { ($0.viewType, $0.count) },
+                uniquingKeysWith: max
+            ),
             stateSlots: arena.stateSlots.count,
             stateStores: arena.stateStores.mapValues(\.count)
         )
@@ -175,6 +179,8 @@ public final class ViewGraph {
         arena.reconciliation.previous.reserveCapacity(sizes.siblings)
         arena.reconciliation.claimed.reserveCapacity(sizes.siblings)
         arena.reconciliation.next.reserveCapacity(sizes.siblings)
+        arena.stores.reserveCapacity(sizes.storeCount)
+        arena.storeIndex.reserveCapacity(sizes.storeCount)
         arena.storeCapacities = sizes.stores
         arena.stateSlots.reserveCapacity(sizes.stateSlots)
         arena.stateStoreCapacities = sizes.stateStores
@@ -519,7 +525,10 @@ struct GraphSizes {
     var childBuffer: Int
     var work: Int
     var siblings: Int
-    /// The number of views of each view type.
+    /// The number of stores, one per view type.
+    var storeCount: Int
+    /// The number of views of each view type that had more than one: a store of one view
+    /// reserves nothing that its first view's insertion would not allocate.
     var stores: [TypeMetadata: Int]
     /// The number of state slots, and of values in each state store, by value type.
     var stateSlots: Int
