@@ -55,43 +55,6 @@ int cmdproc_readTolerant(pid_t pid, uintptr_t address, void *buffer, size_t leng
     return 0;
 }
 
-bool cmd_processStartTime(int32_t pid, uint64_t *startTime, int32_t *error) {
-    char path[64];
-    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
-    if (descriptor < 0) {
-        *error = errno;
-        return false;
-    }
-    char text[1024];
-    ssize_t got = read(descriptor, text, sizeof(text) - 1);
-    int readError = errno;
-    close(descriptor);
-    if (got <= 0) {
-        *error = got < 0 ? readError : ESRCH;
-        return false;
-    }
-    text[got] = 0;
-    // The command name may hold spaces and parentheses: fields resume after the last ')'.
-    char *cursor = strrchr(text, ')');
-    if (!cursor) {
-        *error = EINVAL;
-        return false;
-    }
-    cursor++;
-    // Field 3 (state) follows; field 22 is the start time.
-    for (int field = 3; field < 22; field++) {
-        cursor = strchr(cursor + 1, ' ');
-        if (!cursor) {
-            *error = EINVAL;
-            return false;
-        }
-    }
-    *startTime = strtoull(cursor + 1, NULL, 10);
-    *error = 0;
-    return true;
-}
-
 /// Reads a small file of `/proc` whole, NUL-terminated; the length, or -1 with `*error` set.
 static ssize_t readProcFile(const char *path, char *text, size_t size, int32_t *error) {
     int descriptor = open(path, O_RDONLY | O_CLOEXEC);
@@ -283,13 +246,6 @@ size_t cmd_readProcessMemory(int32_t pid, uintptr_t address, void *buffer, size_
     (void)pid, (void)address, (void)buffer, (void)length;
     *error = ENOSYS;
     return 0;
-}
-
-bool cmd_processStartTime(int32_t pid, uint64_t *startTime, int32_t *error) {
-    (void)pid;
-    *startTime = 0;
-    *error = ENOSYS;
-    return false;
 }
 
 bool cmd_processFacts(int32_t pid, CMDProcessFacts *facts, int32_t *error) {

@@ -141,14 +141,6 @@ CMD_EXTERN void cmd_releaseProcessRead(CMDProcessRead *result);
 /// - Returns: The number of bytes copied.
 CMD_EXTERN size_t cmd_readProcessMemory(int32_t pid, uintptr_t address, void *buffer, size_t length, int32_t *error);
 
-/// The start time of a process (`/proc/PID/stat` field 22).
-/// - Parameters:
-///   - pid: The process.
-///   - startTime: Receives it.
-///   - error: Receives the system's error number on failure.
-/// - Returns: Whether it was read.
-CMD_EXTERN bool cmd_processStartTime(int32_t pid, uint64_t *startTime, int32_t *error);
-
 CMD_ASSUME_NONNULL_END
 
 #endif  // CMD_PROCESS_IMAGES_H
