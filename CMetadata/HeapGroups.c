@@ -139,7 +139,7 @@ void cmdheap_resetCounts(HeapGroups *groups) {
     }
 }
 
-bool cmdheap_finish(HeapGroups *groups, const AddressSet *free, CMDHeapScan *result) {
+bool cmdheap_finish(HeapGroups *groups, const AddressSet *freeChunks, CMDHeapScan *result) {
     size_t kept = 0;
     for (size_t index = 0; index < groups->groupCount; index++) {
         if (groups->groups[index].group.count > 0) kept++;
@@ -155,7 +155,7 @@ bool cmdheap_finish(HeapGroups *groups, const AddressSet *free, CMDHeapScan *res
             // A block the walk counted that a free list holds: its chunk is 16 bytes before it.
             size_t remaining = 0;
             for (size_t address = 0; address < group->addressCount; address++) {
-                if (!cmdheap_setContains(free, group->addresses[address] - 16)) {
+                if (!cmdheap_setContains(freeChunks, group->addresses[address] - 16)) {
                     group->addresses[remaining++] = group->addresses[address];
                 }
             }

@@ -82,9 +82,10 @@ CMD_HIDDEN_HEAP void cmdheap_takeBack(HeapGroups *groups, int32_t group, uintptr
 /// Empties every group's counts and addresses for another read, keeping the verdicts.
 CMD_HIDDEN_HEAP void cmdheap_resetCounts(HeapGroups *groups);
 
-/// Hands the groups with instances to `result` (dropping from kept addresses those of `free`);
+/// Hands the groups with instances to `result` (dropping from kept addresses those of
+/// `freeChunks`, the chunks free lists hold);
 /// `false` when out of memory. The groups are emptied.
-CMD_HIDDEN_HEAP bool cmdheap_finish(HeapGroups *groups, const AddressSet *free, CMDHeapScan *result);
+CMD_HIDDEN_HEAP bool cmdheap_finish(HeapGroups *groups, const AddressSet *freeChunks, CMDHeapScan *result);
 
 /// Frees the verdicts and groups.
 CMD_HIDDEN_HEAP void cmdheap_freeGroups(HeapGroups *groups);

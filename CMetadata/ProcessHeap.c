@@ -500,13 +500,13 @@ static Outcome readHeap(Scan *scan, uintptr_t mainArena, CMDHeapScan *result, bo
     // A free chunk the walk took for one in use (a cache's or a fast bin's holds `PREV_INUSE`)
     // was counted when its words read as an instance's: take it back.
     for (size_t index = 0; index < scan->freeChunkCount; index++) {
-        const FreeChunk *free = &scan->freeChunks[index];
-        int32_t group = groupOf(scan, free->chunk + 16, free->words);
+        const FreeChunk *chunk = &scan->freeChunks[index];
+        int32_t group = groupOf(scan, chunk->chunk + 16, chunk->words);
         if (group == CMD_VERDICT_FAILED) {
             scan->verdictFailed = true;
             return OutcomeFailed;
         }
-        if (group >= 0 && free->size >= MINIMUM_CHUNK) cmdheap_takeBack(scan->groups, group, free->size - 8);
+        if (group >= 0 && chunk->size >= MINIMUM_CHUNK) cmdheap_takeBack(scan->groups, group, chunk->size - 8);
     }
     result->cachedFreeBlocks = scan->freeChunkCount;
     return OutcomeRead;
