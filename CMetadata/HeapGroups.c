@@ -11,18 +11,26 @@
 
 #include "HeapGroups.h"
 
+/// Moves the keys of an open-addressing table (zero marks an empty slot), with their values
+/// when `values` is given, into a larger zeroed one. Both capacities are powers of two.
+static void rehash(const uintptr_t *oldKeys, const int32_t *_Nullable oldValues, size_t oldCapacity, uintptr_t *keys,
+                   int32_t *_Nullable values, size_t capacity) {
+    for (size_t index = 0; index < oldCapacity; index++) {
+        uintptr_t key = oldKeys[index];
+        if (!key) continue;
+        size_t at = cmdheap_addressHash(key, capacity);
+        while (keys[at]) at = (at + 1) & (capacity - 1);
+        keys[at] = key;
+        if (values && oldValues) values[at] = oldValues[index];
+    }
+}
+
 bool cmdheap_setInsert(AddressSet *set, uintptr_t address) {
     if ((set->count + 1) * 2 > set->capacity) {
         size_t capacity = set->capacity ? set->capacity * 2 : 1024;
         uintptr_t *slots = calloc(capacity, sizeof(uintptr_t));
         if (!slots) return false;
-        for (size_t index = 0; index < set->capacity; index++) {
-            uintptr_t value = set->slots[index];
-            if (!value) continue;
-            size_t at = cmdheap_addressHash(value, capacity);
-            while (slots[at]) at = (at + 1) & (capacity - 1);
-            slots[at] = value;
-        }
+        rehash(set->slots, NULL, set->capacity, slots, NULL, capacity);
         free(set->slots);
         set->slots = slots;
         set->capacity = capacity;
@@ -56,14 +64,7 @@ static bool growVerdicts(HeapGroups *groups) {
         free(keys), free(verdicts);
         return false;
     }
-    for (size_t index = 0; index < groups->capacity; index++) {
-        uintptr_t key = groups->keys[index];
-        if (!key) continue;
-        size_t at = cmdheap_addressHash(key, capacity);
-        while (keys[at]) at = (at + 1) & (capacity - 1);
-        keys[at] = key;
-        verdicts[at] = groups->verdicts[index];
-    }
+    rehash(groups->keys, groups->verdicts, groups->capacity, keys, verdicts, capacity);
     free(groups->keys), free(groups->verdicts);
     groups->keys = keys;
     groups->verdicts = verdicts;
