@@ -46,6 +46,18 @@ CENSUS_GOAL, CENSUS_CEILING = 2.0, 2.5
 HOLD_GOAL, HOLD_CEILING = 1.2, 1.5
 
 
+def time_row(row, subject, value, floor, goal, ceiling, failures):
+    """Prints a time's row against the floor, notes a missed goal and records a passed ceiling."""
+    ratio = value / floor
+    met = ratio <= goal
+    print(f"| {row} | {value:.0f} ms | the same bytes read in C | {floor:.0f} ms | {ratio:.2f}x | "
+          f"<= {goal:g}x | {'yes' if met else 'no'} |")
+    if not met:
+        print(f"NOTE: {subject} is {ratio:.2f}x its floor (goal {goal:g}x)", file=sys.stderr)
+    if ratio > ceiling:
+        failures.append(f"{subject} is {ratio:.2f}x its floor (ceiling {ceiling:g}x)")
+
+
 def build(product):
     subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=BENCHMARKS, check=True,
                    stdout=subprocess.DEVNULL)
@@ -153,30 +165,15 @@ def main():
     print("|---|---|---|---|---|---|---|")
     for count, median, heap_bytes in rows:
         label = f"{count:,} objects ({heap_bytes / 1e6:,.0f} MB read)"
-        ratio = median["census"] / median["floor"]
-        met = ratio <= CENSUS_GOAL
-        print(f"| census of {label} | {median['census']:.0f} ms | the same bytes read in C | "
-              f"{median['floor']:.0f} ms | {ratio:.2f}x | <= {CENSUS_GOAL:g}x | {'yes' if met else 'no'} |")
-        if not met:
-            print(f"NOTE: census of {count:,} objects is {ratio:.2f}x its floor (goal {CENSUS_GOAL:g}x)",
-                  file=sys.stderr)
-        if ratio > CENSUS_CEILING:
-            failures.append(f"census of {count:,} objects is {ratio:.2f}x its floor (ceiling {CENSUS_CEILING:g}x)")
+        time_row(f"census of {label}", f"census of {count:,} objects", median["census"], median["floor"],
+                 CENSUS_GOAL, CENSUS_CEILING, failures)
         memory_met = median["memory"] < 64 * MIB
         print(f"| census memory, {label} | {median['memory'] / MIB:.1f} MiB more | conformances --pid | "
               f"0 | | < 64 MiB | {'yes' if memory_met else 'no'} |")
         if not memory_met:
             failures.append(f"census of {count:,} objects takes {median['memory'] / MIB:.1f} MiB more (goal 64)")
-        hold_ratio = median["hold"] / median["floor"]
-        hold_met = hold_ratio <= HOLD_GOAL
-        print(f"| held with --stop, {label} | {median['hold']:.0f} ms | the same bytes read in C | "
-              f"{median['floor']:.0f} ms | {hold_ratio:.2f}x | <= {HOLD_GOAL:g}x | {'yes' if hold_met else 'no'} |")
-        if not hold_met:
-            print(f"NOTE: --stop held {count:,} objects' process {hold_ratio:.2f}x its floor (goal {HOLD_GOAL:g}x)",
-                  file=sys.stderr)
-        if hold_ratio > HOLD_CEILING:
-            failures.append(f"--stop held {count:,} objects' process {hold_ratio:.2f}x its floor "
-                            f"(ceiling {HOLD_CEILING:g}x)")
+        time_row(f"held with --stop, {label}", f"--stop held {count:,} objects' process", median["hold"],
+                 median["floor"], HOLD_GOAL, HOLD_CEILING, failures)
         if "files" in median:
             listing_ratio = median["listing"] / median["files"]
             listing_met = listing_ratio <= 1.5
