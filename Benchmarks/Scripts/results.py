@@ -107,8 +107,11 @@ PAIRS = [
     ("ViewGraph.reorder.rows1k", "ViewGraph.floor.rows1k.keyedMatch", "information: keyed-match floor", None, None),
     ("ViewGraph.update.onePercent", "ViewGraph.update.sameChanges.tree1k", "no slower at 10x the nodes", 0.8, 0.6),
     # Issue 28: distinct generic views nested 2,000 deep, against evaluating their bodies alone.
-    # Met since the stores lend their views in place (InPlace): 2.3x -> about 1.3x.
-    ("ViewGraph.build.distinctNested2k", "ViewGraph.bodies.distinctNested2k", "within 1.5x of it", 0.67, 0.55),
+    # 2.3x -> about 1.3x when the stores began to lend their views in place (InPlace); that
+    # commit measures 2.2x on this machine now, and the build runs at two speeds about 1.4x
+    # apart from one sample to the next (Benchmarks/README.md). With the store recipes, 1.2-1.8x.
+    # The floor still fails the copying stores' 2.3x.
+    ("ViewGraph.build.distinctNested2k", "ViewGraph.bodies.distinctNested2k", "within 1.5x of it", 0.67, 0.5),
 ]
 
 # Allocation ratios: (benchmark, baseline, goal text, goal ratio, enforced floor).
