@@ -14,6 +14,13 @@ private let programSource = """
     import Glibc
 
     public final class Plain { var value = 1; public init() {} }
+    /// 377 bytes of fields and the 16-byte header: an instance asks `malloc` for 393 bytes, a
+    /// 416-byte chunk (408 usable).
+    public final class Wide {
+        var fields = InlineArray<47, Int>(repeating: 0)
+        var flag: UInt8 = 0
+        public init() {}
+    }
     open class Base { var base = 1; public init() {} }
     open class Middle: Base { var middle = 2 }
     public final class Leaf: Middle { var leaf = 3 }
@@ -43,6 +50,16 @@ private let programSource = """
     @inline(never) func keepAlive(_ value: Any) { withExtendedLifetime(value) {} }
 
     let arguments = CommandLine.arguments
+    // An instance in a chunk 16 bytes larger than its size asks for: glibc hands a best-fit
+    // chunk out whole when what would remain is smaller than its minimum chunk (32 bytes), as a
+    // server's heap does after a while. Its 393 bytes ask for a 416-byte chunk; a freed 432-byte
+    // chunk is the only one that fits (the tcache of its size full, so that it goes to a bin).
+    // The class's metadata is made first: making it allocates, and could take the chunk.
+    keepAlive(Wide.self)
+    let spare = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: 9)
+    for index in 0..<9 { spare[index] = malloc(index == 8 ? 24 : 424)! }
+    for index in 0..<8 { free(spare[index]) }
+    let wide = Wide()
     // A busy heap, as a server's after an hour: freed chunks of about 90 sizes between live
     // ones, sorted into the arena's small and large bins, most of its 127 bins holding chunks.
     var pinned: [UnsafeMutableRawPointer] = []
@@ -54,6 +71,7 @@ private let programSource = """
     for block in freed { free(block) }
     pinned.append(malloc(70000)!)
     var kept: [AnyObject] = []
+    kept.append(wide)
     for _ in 0..<3 { kept.append(Plain()) }
     for _ in 0..<2 { kept.append(Leaf()) }
     kept.append(Middle())

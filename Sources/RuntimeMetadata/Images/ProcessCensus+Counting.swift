@@ -62,13 +62,18 @@ extension ProcessCensus {
     }
 
     /// The usable sizes of a block that fit an instance of the class: at least its instance
-    /// size, and, for a class that allocates no tail, no more than `malloc` gives for that size
-    /// (its rounding to 16 bytes and 8 of header; a page for a block of its own mapping, and the
-    /// alignment an over-aligned class asks for).
+    /// size, and, for a class that allocates no tail, no more than `malloc` gives for that size.
+    /// glibc rounds a request and its 8-byte header up to a chunk of 16-byte steps
+    /// (`request2size`), and hands a larger free chunk out whole when what would remain is
+    /// smaller than its 32-byte minimum chunk: 16 bytes more at most (`_int_malloc`), 32 for an
+    /// over-aligned class's `memalign`, which also gives back what precedes the alignment; a
+    /// block of its own mapping is a page more at most.
     private static func sizes(_ facts: RemoteClassFacts) -> ClosedRange<Int> {
         if facts.allowsTailAllocation { return facts.instanceSize...Int.max }
-        let slack = facts.instanceSize >= 120 * 1024 ? 4096 + 16 : 24 + max(facts.alignmentMask - 15, 0)
-        return facts.instanceSize...(facts.instanceSize + slack)
+        if facts.instanceSize >= 120 * 1024 { return facts.instanceSize...(facts.instanceSize + 4096 + 16) }
+        let chunk = max(32, (facts.instanceSize + 8 + 15) & ~15)
+        let unsplit = facts.alignmentMask > 15 ? 32 + facts.alignmentMask - 15 : 16
+        return facts.instanceSize...(chunk - 8 + unsplit)
     }
 
     /// A class's name: its descriptor's, with its generic arguments read from its metadata.
