@@ -10,6 +10,10 @@ Benchmarks/Tools/CustomDumpBench, which times `customDump` and `diff` of a 1,000
 module, so each side runs in its own process, alternately, N times; a row's time is the median of
 its runs. The texts must be identical.
 
+A process of this machine runs up to 2x faster or slower than the next, so the dump's check is a
+ratio taken inside one process: the RuntimeMirror build times its dump and its ceiling in turn,
+a pair of runs at a time, and the median of the pairs' ratios must stay within CEILING_MARGIN.
+
 With --check the script exits non-zero when the texts differ or a ratio is below its floor: the
 goal where it is met, less what a slow spell can cost; the ratio reached where it is not.
 """
@@ -34,7 +38,8 @@ GOALS = [
     ("diff", ">= 2x faster", 2.0, 1.6),
 ]
 
-# How far above the ceiling a row whose goal is out of reach may be.
+# How far above the ceiling a row whose goal is out of reach may be, as the median over the runs
+# of the ratio each RuntimeMirror process measures between its dump and the ceiling's.
 CEILING_MARGIN = 1.1
 
 # The benchmark executable, beside customDump's library in the manifest run.py writes.
@@ -86,6 +91,9 @@ def main():
         values = sorted(result[key] for result in results[variant])
         return values[len(values) // 2]
 
+    # The dump against its ceiling, paired inside each process (the executable's dumpOverCeiling).
+    paired = {variant: median(variant, "dumpOverCeiling") for variant in results}
+
     failures = []
     for key in ("dumpHash", "diffHash"):
         texts = {result[key] for variant in results for result in results[variant]}
@@ -100,18 +108,22 @@ def main():
         bound = sorted(result[key] for result in ceiling)[len(ceiling) // 2]
         ratio, bound_ratio = theirs / ours, theirs / bound
         met = "yes" if ratio >= goal_value else "no"
-        check_text = f"{floor:g}x" if floor is not None else f"<= {CEILING_MARGIN:g}x the ceiling"
+        check_text = f"{floor:g}x" if floor is not None else f"<= {CEILING_MARGIN:g}x the ceiling, paired"
         print(f"| {row} | {theirs / 1e6:.2f} ms | {ours / 1e6:.2f} ms | {ratio:.2f}x | {goal} | {met} | "
               f"{bound / 1e6:.2f} ms | {bound_ratio:.2f}x | {check_text} |")
         if floor is not None and ratio < floor:
             failures.append(f"{row}: {ratio:.2f}x is below the floor {floor:g}x")
-        if floor is None and ours > CEILING_MARGIN * bound:
-            failures.append(f"{row}: {ours / bound:.2f}x the ceiling, above {CEILING_MARGIN:g}x")
+        if floor is None and paired["RuntimeMirror"] > CEILING_MARGIN:
+            failures.append(f"{row}: {paired['RuntimeMirror']:.2f}x the ceiling in the same process, "
+                            f"above {CEILING_MARGIN:g}x")
     print("\nThe ceiling is customDump's own work: the same value in types whose children were computed "
           "beforehand, so that no struct, enum or class level is reflected (leaves, tuples and collections are, in "
           "the faster of the two builds). A Mirror can make customDump little faster than that: a goal above the "
           "ceiling ratio is out of reach. For the diff, the precomputed types cost more than they save (customDump "
           "builds each level's mirror again on every read), so its ceiling is shown, not used.")
+    print(f"\nIn the same process, a dump against the ceiling, the median of 15 pairs (median of runs): "
+          f"RuntimeMirror {paired['RuntimeMirror']:.2f}x, Mirror {paired['Mirror']:.2f}x (each build against its "
+          f"own ceiling); the check is RuntimeMirror's, <= {CEILING_MARGIN:g}x.")
     sample = results["Mirror"][0]
     print(f"\nThe texts are identical in every run ({sample['dumpBytes']} bytes dumped, {sample['diffBytes']} bytes "
           "of diff)." if not any("texts" in failure for failure in failures) else "")
