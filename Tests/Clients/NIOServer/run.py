@@ -28,6 +28,7 @@ Exits non-zero on the first failed check, printing what it saw.
 import json
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -190,8 +191,20 @@ def check_listings(server):
               + (f" ({unknown} fields the files leave unknown)" if unknown else ""))
 
 
-def check_kills(executable, k, tries):
+def census_duration(server):
+    """The median time of a whole census process of this server, in seconds."""
+    times = []
+    for _ in range(5):
+        start = time.monotonic()
+        inspect("instances", "--pid", server.pid, "--json")
+        times.append(time.monotonic() - start)
+    return sorted(times)[2]
+
+
+def check_kills(executable, k, tries, duration):
+    """Kills at a moment drawn from the census's own duration, so that most land inside it."""
     outcomes = {"exact": 0, "error": 0}
+    messages = set()
     rng = random.Random(46)
     for attempt in range(tries):
         server = Server(executable)
@@ -200,7 +213,7 @@ def check_kills(executable, k, tries):
         reap = attempt % 4 < 2
         inspector = subprocess.Popen([INSPECT, "instances", "--pid", server.pid, "--json", *options],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(rng.uniform(0.0, 0.25))
+        time.sleep(rng.uniform(0.0, 1.2 * duration))
         server.process.kill()
         if reap:
             server.process.wait(timeout=30)
@@ -217,10 +230,14 @@ def check_kills(executable, k, tries):
             outcomes["exact"] += 1
         elif status == 1 and err.startswith("error:") and not out:
             outcomes["error"] += 1
+            messages.add(re.sub(r"[0-9]+", "N", err.splitlines()[0]))
         else:
             fail(f"try {attempt} ({' '.join(options) or 'running'}, {'reaped' if reap else 'zombie'}): "
                  f"exit {status}, stdout {out[:200]!r}, stderr {err[:300]!r}")
-    print(f"killed during the census, {tries} tries: {outcomes['exact']} exact, {outcomes['error']} clean errors")
+    print(f"killed within {1.2 * duration * 1000:.0f} ms of a census's start (a census takes {duration * 1000:.0f} ms), "
+          f"{tries} tries: {outcomes['exact']} exact, {outcomes['error']} clean errors")
+    for message in sorted(messages):
+        print(f"  {message}")
 
 
 def main():
@@ -234,9 +251,10 @@ def main():
         check_census(server, k)
         check_listings(server)
         check_since(server, k, 20)
+        duration = census_duration(server)
     finally:
         server.close()
-    check_kills(executable, k, tries)
+    check_kills(executable, k, tries, duration)
     print("run.py: all checks passed")
 
 
