@@ -10,6 +10,10 @@
 import CustomDump
 import Foundation
 
+#if canImport(CustomDumpOriginal)
+import CustomDumpOriginal
+#endif
+
 /// A row's status, with payloads.
 enum BenchStatus {
     case open
@@ -97,7 +101,7 @@ changed.rows[300].status = .returned(reason: "late")
 // customDump reflects them. What remains is customDump's own work, which bounds any `Mirror`.
 
 /// A precomputed mirror's children and style.
-protocol Precomputed: CustomDumpReflectable {
+protocol Precomputed: CustomDump.CustomDumpReflectable {
     var children: [(label: String?, value: Any)] { get }
     var style: Mirror.DisplayStyle { get }
 }
@@ -160,9 +164,9 @@ let changedPrecomputed = PApp(changed)
 if CommandLine.arguments.contains("--ceiling") {
     let dumpTime = median(samples: 15) {
         var text = ""
-        customDump(precomputed, to: &text)
+        CustomDump.customDump(precomputed, to: &text)
     }
-    let diffTime = median(samples: 15) { _ = diff(precomputed, changedPrecomputed) }
+    let diffTime = median(samples: 15) { _ = CustomDump.diff(precomputed, changedPrecomputed) }
     print("{\"dump\": \(dumpTime), \"diff\": \(diffTime)}")
     exit(0)
 }
@@ -176,23 +180,23 @@ func time(_ body: () -> Void) -> Double {
 
 let samples = 15
 var dumpText = ""
-customDump(app, to: &dumpText)
-let diffText = diff(app, changed) ?? ""
-let diffTime = median(samples: samples) { _ = diff(app, changed) }
+CustomDump.customDump(app, to: &dumpText)
+let diffText = CustomDump.diff(app, changed) ?? ""
+let diffTime = median(samples: samples) { _ = CustomDump.diff(app, changed) }
 // The dump, each run paired with one of the ceiling's in the same process: how fast a process of
 // this machine runs varies up to 2x from one process to the next, and their ratio does not.
 var ceilingText = ""
-customDump(precomputed, to: &ceilingText)
+CustomDump.customDump(precomputed, to: &ceilingText)
 var dumpTimes: [Double] = []
 var ratios: [Double] = []
 for _ in 0..<samples {
     let ours = time {
         var text = ""
-        customDump(app, to: &text)
+        CustomDump.customDump(app, to: &text)
     }
     let bound = time {
         var text = ""
-        customDump(precomputed, to: &text)
+        CustomDump.customDump(precomputed, to: &text)
     }
     dumpTimes.append(ours)
     ratios.append(ours / bound)
@@ -201,9 +205,46 @@ dumpTimes.sort()
 ratios.sort()
 let dumpTime = dumpTimes[samples / 2]
 let dumpOverCeiling = ratios[samples / 2]
+/// The median over `samples` pairs of the ratio of `first`'s time to `second`'s, the two run in
+/// turn.
+func pairedRatio(_ first: () -> Void, _ second: () -> Void) -> Double {
+    first()
+    second()
+    var ratios: [Double] = []
+    for _ in 0..<samples {
+        let firstTime = time(first)
+        ratios.append(firstTime / time(second))
+    }
+    ratios.sort()
+    return ratios[samples / 2]
+}
+
+// In the RuntimeMirror build, customDump unchanged is here too (CustomDumpOriginal): the two are
+// timed in turn in this process, each ratio its Mirror's time over RuntimeMirror's.
+var paired = ""
+#if canImport(CustomDumpOriginal)
+var originalText = ""
+CustomDumpOriginal.customDump(app, to: &originalText)
+guard originalText == dumpText, CustomDumpOriginal.diff(app, changed) == diffText else {
+    fatalError("customDump with Mirror and with RuntimeMirror wrote different texts")
+}
+let dumpRatio = pairedRatio(
+    {
+        var text = ""
+        CustomDumpOriginal.customDump(app, to: &text)
+    },
+    {
+        var text = ""
+        CustomDump.customDump(app, to: &text)
+    }
+)
+let diffRatio = pairedRatio({ _ = CustomDumpOriginal.diff(app, changed) }, { _ = CustomDump.diff(app, changed) })
+paired = "\"pairedDumpRatio\": \(dumpRatio), \"pairedDiffRatio\": \(diffRatio), "
+#endif
+
 print(
     """
-    {"dump": \(dumpTime), "diff": \(diffTime), "dumpOverCeiling": \(dumpOverCeiling), \
+    {\(paired)"dump": \(dumpTime), "diff": \(diffTime), "dumpOverCeiling": \(dumpOverCeiling), \
     "dumpHash": "\(textHash(dumpText))", "diffHash": "\(textHash(diffText))", \
     "dumpBytes": \(dumpText.utf8.count), "diffBytes": \(diffText.utf8.count)}
     """
