@@ -99,10 +99,10 @@ struct ELFFileEditing {
         for index in 0..<size { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
     }
 
-    /// Writes the bytes to a new file in the temporary directory and returns its path.
+    /// Writes the bytes to a new file in this process's temporary directory (removed when the
+    /// process exits) and returns its path.
     func write(named name: String) -> String? {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("RuntimeMetadataTests-\(ProcessInfo.processInfo.processIdentifier)-\(name)").path
+        let path = temporaryDirectory.appendingPathComponent(name).path
         return FileManager.default.createFile(atPath: path, contents: Data(bytes)) ? path : nil
     }
 }

@@ -10,8 +10,7 @@ import Testing
 
 /// Builds a C shared library from source with the system's C compiler; `nil` when it fails.
 private func buildLibrary(named name: String, source: String) -> String? {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("RuntimeMetadataTests-probe-\(ProcessInfo.processInfo.processIdentifier)")
+    let directory = temporaryDirectory.appendingPathComponent("probe")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let sourceFile = directory.appendingPathComponent(name + ".c")
     let library = directory.appendingPathComponent("lib\(name).so")

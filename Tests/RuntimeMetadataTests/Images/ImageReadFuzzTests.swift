@@ -98,11 +98,7 @@ struct ImageReadFuzzTests {
             var rereadListed = 0
             var rereadRefused = 0
             for index in 0..<100 {
-                let path = FileManager.default.temporaryDirectory
-                    .appendingPathComponent(
-                        "RuntimeMetadataTests-held-\(ProcessInfo.processInfo.processIdentifier)-\(index)"
-                    )
-                    .path
+                let path = temporaryDirectory.appendingPathComponent("held-\(index)").path
                 guard FileManager.default.createFile(atPath: path, contents: bytes), let image = try? Image.read(path)
                 else {
                     Issue.record("the copy cannot be read")
