@@ -23,11 +23,13 @@ the median of its runs):
   the process's image files. Goal: within 1.5x. The two outputs must be the same size.
 
 With --check the script exits non-zero when a count is wrong, when memory misses its goal, or when
-a time ratio passes its CI ceiling: 2.5x for the census and 1.5x for the hold, above the goals
-(2x, 1.2x) by this machine's run-to-run spread (medians of 5 runs gave census 1.59x-2.21x and
-hold 0.88x-1.25x on the same build; the table says each run whether the goal itself was met).
-A row's ratio is the median over the runs of each run's own ratio, its time over the floor read
-just before it, so that a slow spell of the machine weighs on both sides of a pair.
+a time ratio passes its CI ceiling: 2.75x for the census and 1.75x for the hold, above the goals
+(2x, 1.2x) by this machine's spread (Benchmarks/README.md: the same build measures census
+1.63x-1.67x and hold 0.95x-1.04x, and 2.07x-2.33x and 1.29x-1.49x in the machine's slow spells,
+in which the Swift census slows and the C floor does not; the table says each run whether the
+goal itself was met). A row's ratio is the median over the runs of each run's own ratio, its
+time over the floor read just before it, so that a change of speed between runs weighs on both
+sides of a pair.
 """
 import json
 import os
@@ -44,8 +46,8 @@ CLASSES = ["CensusTarget.Row", "CensusTarget.Cell<Swift.Double>", "CensusTarget.
 LARGE = [5_400_000, 10_800_000]
 MIB = 1 << 20
 # The goals, and the ceilings --check enforces (see the docstring).
-CENSUS_GOAL, CENSUS_CEILING = 2.0, 2.5
-HOLD_GOAL, HOLD_CEILING = 1.2, 1.5
+CENSUS_GOAL, CENSUS_CEILING = 2.0, 2.75
+HOLD_GOAL, HOLD_CEILING = 1.2, 1.75
 
 
 def time_row(row, subject, value, floor, ratio, goal, ceiling, failures):
