@@ -95,7 +95,13 @@ struct FileReadingFuzzTests {
                 return
             }
             let sections = swiftSections(of: path).values.filter { $0.size > 0 }.sorted { $0.offset < $1.offset }
-            let report = fuzz(Array(original), sections: sections, mutants: 300, seed: 0xF11E_0001, name: "app")
+            let report = fuzz(
+                Array(original),
+                sections: sections,
+                mutants: TestScale.scaled(300, minimum: 60),
+                seed: 0xF11E_0001,
+                name: "app"
+            )
             print(report)
             if report.contains("noErrorLine") { Issue.record("a refusal without an error line") }
         }
@@ -116,7 +122,7 @@ struct FileReadingFuzzTests {
                 let report = fuzz(
                     Array(original),
                     sections: sections,
-                    mutants: 200,
+                    mutants: TestScale.scaled(200, minimum: 40),
                     seed: 0xF11E_0100 + UInt64(index),
                     name: name
                 )

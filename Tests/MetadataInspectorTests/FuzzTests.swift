@@ -7,6 +7,7 @@
 import Fixtures
 import Foundation
 import MetadataInspector
+import TestSupport
 import Testing
 
 /// Names and pieces of names, readable and mangled.
@@ -33,7 +34,7 @@ struct InspectorFuzzTests {
             var generator = SplitMix64(state: 0x1A5_0001)
             var statuses: [Int32: Int] = [:]
             var inputs = 0
-            while inputs < 800 {
+            while inputs < TestScale.scaled(800, minimum: 200) {
                 inputs += 1
                 var arguments = [subcommands.randomElement(using: &generator)!]
                 for _ in 0..<Int.random(in: 0...3, using: &generator) {

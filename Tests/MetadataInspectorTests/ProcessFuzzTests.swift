@@ -73,7 +73,7 @@ struct ProcessFuzzTests {
         var generator = SplitMix(state: 40)
         let listings = [["types"], ["conformances"], ["fields"], ["protocols"], ["instances"]]
         var outcomes = (listed: 0, refused: 0)
-        for round in 0..<96 {
+        for round in 0..<TestScale.scaled(96, minimum: 24) {
             // Which memory: a metadata section of the executable, the heap, or a generic class's
             // metadata (its header, description, superclass and arguments).
             let inHeap = round % 3 == 2

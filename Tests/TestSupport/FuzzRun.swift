@@ -22,13 +22,14 @@ public struct FuzzRun {
     /// The inputs refused with a typed error.
     public var refused = 0
 
-    /// A run of `inputs` inputs.
+    /// A run of `inputs` inputs, or of a tenth of them (at least 200) under a sanitizer
+    /// (``TestScale``).
     /// - Parameters:
     ///   - name: The target's name.
-    ///   - inputs: How many inputs it tries.
+    ///   - inputs: How many inputs it tries in an uninstrumented build.
     public init(_ name: String, inputs: Int) {
         self.name = name
-        self.maximumInputs = inputs
+        self.maximumInputs = TestScale.scaled(inputs, minimum: min(inputs, 200))
     }
 
     /// Whether inputs remain to be tried.

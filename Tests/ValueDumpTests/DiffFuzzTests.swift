@@ -91,7 +91,8 @@ struct DiffFuzzTests {
             run.report()
             print("FUZZ-REPORT diffs: \(equalPairs) equal pairs, \(differingPairs) differing, \(reportedPaths) paths")
             // Both outcomes are exercised, so that neither side of the oracle passes vacuously.
-            #expect(equalPairs > 500 && differingPairs > 2_000)
+            // (500 and 2,000 of 20,000 inputs; in proportion under a sanitizer, TestScale.)
+            #expect(equalPairs > run.maximumInputs / 40 && differingPairs > run.maximumInputs / 10)
         }
         FuzzRun.printReport(result)
     }

@@ -365,7 +365,9 @@ struct ValueDumpTests {
         // A dump's indentation grows with depth, so its text grows with the square of it.
         for value in 0..<1000 { head = Node(value: value, next: head) }
         expectSameDump(head)
-        for value in 1000..<200_000 { head = Node(value: value, next: head) }
+        // A tenth as deep under a sanitizer (TestScale).
+        let count = TestScale.scaled(200_000, minimum: 2_000)
+        for value in 1000..<count { head = Node(value: value, next: head) }
         var visits = 0
         var deepest = 0
         ValueWalker().walk(head as Any) { visit in
@@ -374,8 +376,8 @@ struct ValueDumpTests {
             return .visitChildren
         }
         // Each node: the optional, its object, and the object's value.
-        #expect(visits == 3 * 200_000 + 1)
-        #expect(deepest == 2 * 200_000)
+        #expect(visits == 3 * count + 1)
+        #expect(deepest == 2 * count)
         // With a depth limit the dump stops early, at any depth of the value.
         expectSameDump(head, maxDepth: 3)
         expectSameDump(head, maxItems: 10)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RuntimeMetadata
@@ -20,7 +21,7 @@ struct ConcurrentTableTests {
     func growsAndFinds() {
         let table = ConcurrentTable<NumberEntry>()
         #expect(table.entry(for: 1) == nil)
-        let count: UInt = 1_000_000
+        let count: UInt = TestScale.scaled(1_000_000)
         // Keys shaped like addresses (16-byte aligned, clustered), the common case.
         let base: UInt = 0x7F00_0000_0000
         for index in 0..<count {
@@ -123,7 +124,7 @@ struct ConcurrentTableTests {
     func wordTableGrowsAndUpdates() {
         let table = ConcurrentWordTable()
         #expect(table.value(for: 1) == nil)
-        let count: UInt = 1_000_000
+        let count: UInt = TestScale.scaled(1_000_000)
         let base: UInt = 0x7F00_0000_0000
         for index in 0..<count {
             let key = base + index * 16

@@ -7,6 +7,7 @@
 import Fixtures
 import RuntimeMetadata
 import Synchronization
+import TestSupport
 import Testing
 
 /// Values kept for the life of the process: releasing a million-node indirect list recurses
@@ -24,7 +25,7 @@ struct EqualityReliabilityTests {
     @Test("A non-Equatable indirect list of 200,000 nodes compares without overflowing the stack")
     func deepList() async {
         await #expect(processExitsWith: .success) {
-            let count = 200_000
+            let count = TestScale.scaled(200_000)
             let list = keep(PlainList.make(count: count))
             let same = keep(PlainList.make(count: count))
             let differentAtTheEnd = keep(PlainList.make(count: count, last: -1))

@@ -9,6 +9,7 @@ import Dispatch
 import Fixtures
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import RuntimeMetadata
@@ -145,7 +146,7 @@ struct NameLimitTests {
             // The C layer copies the list for the runtime on the heap, not in a variable-length array.
             let reference = try ProtocolDescriptor((any FixtureProtocol).self).reference
             let existential = MetadataReference.existential(
-                protocols: Array(repeating: reference, count: 1_000_000),
+                protocols: Array(repeating: reference, count: TestScale.scaled(1_000_000)),
                 classBound: false,
                 superclass: nil
             )

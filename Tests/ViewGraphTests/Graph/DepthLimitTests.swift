@@ -4,6 +4,7 @@
 // value whose type nests too deep to name whole.
 
 import RuntimeMetadata
+import TestSupport
 import Testing
 import ViewGraph
 
@@ -61,7 +62,7 @@ struct DepthLimitTests {
     func distinctNestedTypes() async {
         await #expect(processExitsWith: .success) {
             await MainActor.run {
-                let depth = 2_000
+                let depth = TestScale.scaled(2_000, minimum: 100)
                 let graph = ViewGraph(any: layered(depth))
                 #expect(graph.nodeCount == depth + 1)
                 let lines = TextRenderer().render(graph).split(separator: "\n")

@@ -2,9 +2,11 @@
 //
 // No crash at any depth: a chain of 100,000 nested views is evaluated, updated, rendered and
 // torn down with the graph's own work lists, in a child process so that a stack overflow
-// fails the test instead of the test run.
+// fails the test instead of the test run. Under a sanitizer the depths are a tenth
+// (TestScale).
 
 import RuntimeMetadata
+import TestSupport
 import Testing
 import ViewGraph
 
@@ -39,7 +41,7 @@ struct Wrapper: View {
 
 @MainActor
 func buildDeepChain() {
-    let depth = 100_000
+    let depth = TestScale.scaled(100_000)
     let graph = ViewGraph(root: Chain(remaining: depth))
     let nodes = graph.allNodes
     #expect(nodes.count == depth + 3)
@@ -60,7 +62,7 @@ func buildDeepChain() {
 @MainActor
 func buildDeepDynamicValue() {
     var value: Any = Text("leaf")
-    for _ in 0..<100_000 { value = DynamicView(value) }
+    for _ in 0..<TestScale.scaled(100_000) { value = DynamicView(value) }
     keptValues.append(value)
     // Nested dynamic views make no nodes of their own: one node, the leaf.
     let graph = ViewGraph(any: value)
@@ -74,7 +76,7 @@ func buildDeepDynamicValue() {
 
 @MainActor
 func buildDeepWrappers() {
-    let depth = 30_000
+    let depth = TestScale.scaled(30_000)
     let graph = ViewGraph(root: Wrapper(remaining: depth))
     // Wrapper, its modifier, its group, the optional or branch, per level.
     #expect(graph.nodeCount > depth * 4)
@@ -88,11 +90,11 @@ func tearDownDeepChain() {
     struct Switch: View {
         @State var deep = true
         var body: some View {
-            if deep { Chain(remaining: 100_000) } else { Text("shallow") }
+            if deep { Chain(remaining: TestScale.scaled(100_000)) } else { Text("shallow") }
         }
     }
     let graph = ViewGraph(root: Switch())
-    #expect(graph.nodeCount > 100_000)
+    #expect(graph.nodeCount > TestScale.scaled(100_000))
     let view = graph.root.viewValue as? Switch
     view?.deep = false
     graph.update()
