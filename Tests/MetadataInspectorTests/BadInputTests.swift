@@ -222,15 +222,23 @@ struct InspectorBadInputTests {
         #expect(outcome.error.contains(badCase.message), "\(outcome.error)")
     }
 
+    // Each listing is of one image: a test running beside this one may load a library into the
+    // process between the two readings.
     @Test(
         "Options before the subcommand act as after it",
         arguments: [
-            (["--json", "conformances", "--type", "Swift.Int"], ["conformances", "--type", "Swift.Int", "--json"]),
+            (
+                ["--json", "conformances", "--type", "Swift.Int", "--image", "libswiftCore.so"],
+                ["conformances", "--type", "Swift.Int", "--json", "--image", "libswiftCore.so"]
+            ),
             (
                 ["--image", "libswiftCore.so", "types", "--kind", "enum"],
                 ["types", "--image", "libswiftCore.so", "--kind", "enum"]
             ),
-            (["--kind", "struct", "--json", "types"], ["types", "--kind", "struct", "--json"]),
+            (
+                ["--kind", "struct", "--json", "--image", "libswiftCore.so", "types"],
+                ["types", "--kind", "struct", "--json", "--image", "libswiftCore.so"]
+            ),
             (["--json", "layout", "Swift.Int"], ["layout", "Swift.Int", "--json"]),
             (["--image", "libswiftCore.so"], ["summary", "--image", "libswiftCore.so"]),
         ]
