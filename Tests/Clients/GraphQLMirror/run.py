@@ -102,31 +102,31 @@ MIRROR_WORD = r"(?<![.\w])Mirror\b"
 
 
 def prepare(package, broken):
-    """Copies GraphQL's sources and tests into `package` and adds the alias (to a wrapper with
-    broken labels, in a file of its own, when `broken`), keeping a build folder that is already
-    there."""
+    """Writes GraphQL's sources and tests into `package` with the alias added (to a wrapper with
+    broken labels, in a file of its own, when `broken`). Only the files that differ from what
+    the package holds are written, and files it no longer has are removed: the second run
+    rebuilds the changed sources and what depends on them, not GraphQL's whole suite."""
     subprocess.run(["swift", "package", "--package-path", HERE, "resolve"], check=True, stdout=subprocess.DEVNULL)
     checkout = os.path.join(HERE, ".build", "checkouts", "GraphQL")
-    os.makedirs(package, exist_ok=True)
+    wanted = {}
     for name in ("Sources", "Tests"):
-        target = os.path.join(package, name)
-        shutil.rmtree(target, ignore_errors=True)
-        shutil.copytree(os.path.join(checkout, name), target)
-    with open(os.path.join(package, "Package.swift"), "w") as file:
-        file.write(MANIFEST % {"root": ROOT})
-    sources = os.path.join(package, "Sources", "GraphQL")
+        for folder, _, names in os.walk(os.path.join(checkout, name)):
+            for file_name in names:
+                path = os.path.join(folder, file_name)
+                with open(path, encoding="utf-8", errors="surrogateescape") as file:
+                    wanted[os.path.relpath(path, checkout)] = file.read()
+    wanted["Package.swift"] = MANIFEST % {"root": ROOT}
+    prefix = os.path.join("Sources", "GraphQL")
     named = sorted(
-        os.path.relpath(os.path.join(folder, name), sources)
-        for folder, _, names in os.walk(sources)
-        for name in names
-        if name.endswith(".swift") and re.search(MIRROR_WORD, open(os.path.join(folder, name)).read())
+        os.path.relpath(relative, prefix)
+        for relative, text in wanted.items()
+        if relative.startswith(prefix + os.sep) and relative.endswith(".swift") and re.search(MIRROR_WORD, text)
     )
     if named != sorted(MIRROR_FILES):
         sys.exit(f"run.py: GraphQL names Mirror in {named}, expected {sorted(MIRROR_FILES)}")
     for relative, count in MIRROR_FILES.items():
-        path = os.path.join(sources, relative)
-        with open(path) as file:
-            text = file.read()
+        key = os.path.join(prefix, relative)
+        text = wanted[key]
         found = len(re.findall(MIRROR_WORD, text))
         if found != count:
             sys.exit(f"run.py: {relative} names Mirror {found} times, expected {count}")
@@ -134,11 +134,24 @@ def prepare(package, broken):
         lines = text.split("\n")
         last_import = max((index for index, line in enumerate(lines) if line.startswith("import ")), default=-1)
         lines.insert(last_import + 1, ALIAS % ("LabelBrokenMirror" if broken else "RuntimeMirror"))
-        with open(path, "w") as file:
-            file.write("\n".join(lines))
+        wanted[key] = "\n".join(lines)
     if broken:
-        with open(os.path.join(sources, "LabelBrokenMirror.swift"), "w") as file:
-            file.write(BROKEN_LABELS)
+        wanted[os.path.join(prefix, "LabelBrokenMirror.swift")] = BROKEN_LABELS
+    for name in ("Sources", "Tests"):
+        for folder, _, names in os.walk(os.path.join(package, name)):
+            for file_name in names:
+                path = os.path.join(folder, file_name)
+                if os.path.relpath(path, package) not in wanted:
+                    os.remove(path)
+    for relative, text in wanted.items():
+        path = os.path.join(package, relative)
+        if os.path.exists(path):
+            with open(path, encoding="utf-8", errors="surrogateescape") as file:
+                if file.read() == text:
+                    continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as file:
+            file.write(text)
 
 
 def run_suite():
