@@ -3,21 +3,22 @@
 
 Usage: python3 Benchmarks/Scripts/custom_dump.py [--runs N] [--check]
 
-Builds customDump 1.7.3 twice in release, as Tests/Clients/CustomDumpMirror/run.py prepares it:
-unchanged, and with its `Mirror` replaced by RuntimeMirror. Each build gets the executable
-Benchmarks/Tools/CustomDumpBench, which times `customDump` and `diff` of a 1,000-row app value
-(the median of 15 operations) and hashes the texts. One executable cannot hold both builds of the
-module, so each side runs in its own process, alternately, N times; a row's time is the median of
-its runs. The texts must be identical.
+Builds customDump 1.7.3 in release, as Tests/Clients/CustomDumpMirror/run.py prepares it, in one
+package that holds it twice: `CustomDump`, whose `Mirror` is RuntimeMirror, and
+`CustomDumpOriginal`, unchanged (its sources copied again from the checkout; nothing committed).
+Its executable, Benchmarks/Tools/CustomDumpBench, times `customDump` and `diff` of a 1,000-row
+app value (the median of 15 operations) and hashes the texts, which must be identical.
 
-The RuntimeMirror build also holds customDump unchanged, as a module of another name
-(CustomDumpOriginal), and times the two in turn, 15 pairs: "ratio in one process" is the median
-of the pairs' ratios (median of runs), and it is what the goals and the diff's floor judge. The
-ratio of the two builds' medians is shown beside it.
+Each run starts three processes, in alternating order: one timing CustomDump, one timing
+CustomDumpOriginal (`--original`), and one timing the ceiling. A row's time is the median of its
+runs. The CustomDump process also times the two modules in turn, 15 pairs: "ratio in one
+process" is the median of the pairs' ratios (median of runs), and it is what the goals and the
+diff's floor judge, since a process of this machine runs up to 2x faster or slower than the
+next. The ratio of the two processes' medians is shown beside it.
 
-A process of this machine runs up to 2x faster or slower than the next, so the dump's check is a
-ratio taken inside one process: the RuntimeMirror build times its dump and its ceiling in turn,
-a pair of runs at a time, and the median of the pairs' ratios must stay within CEILING_MARGIN.
+For the same reason the dump's check is a ratio taken inside one process: the CustomDump process
+times its dump and the ceiling's in turn, and the median of the pairs' ratios must stay within
+CEILING_MARGIN.
 
 With --check the script exits non-zero when the texts differ or a ratio is below its floor: the
 goal where it is met, less what a slow spell can cost; the ratio reached where it is not.
@@ -35,10 +36,10 @@ CLIENT = os.path.join(ROOT, "Tests", "Clients", "CustomDumpMirror")
 BUILD = os.path.join(CLIENT, ".build-bench")
 BENCH_SOURCE = os.path.join(ROOT, "Benchmarks", "Tools", "CustomDumpBench", "main.swift")
 
-# (row, goal text, goal ratio, floor); ratio = customDump's own time / the RuntimeMirror build's,
+# (row, goal text, goal ratio, floor); ratio = customDump's own time / the RuntimeMirror module's,
 # the two timed in turn in one process.
 # A floor of None: the goal is above the ceiling ratio, out of reach for any Mirror, and the check
-# is that the RuntimeMirror build is within CEILING_MARGIN of the ceiling instead.
+# is that the RuntimeMirror module is within CEILING_MARGIN of the ceiling instead.
 GOALS = [
     ("customDump", ">= 1.25x faster", 1.25, None),
     ("diff", ">= 2x faster", 2.0, 1.6),
@@ -48,11 +49,8 @@ GOALS = [
 # of the ratio each RuntimeMirror process measures between its dump and the ceiling's.
 CEILING_MARGIN = 1.1
 
-# The benchmark executable, beside customDump's library in the manifest run.py writes.
-BENCH_TARGET = """        .executableTarget(name: "CustomDumpBench", dependencies: ["CustomDump"]),"""
-
-# The RuntimeMirror build also holds customDump unchanged, as the module CustomDumpOriginal (its
-# sources copied again), so that its executable can time the two side by side in one process.
+# The executable, beside customDump's library in the manifest run.py writes, and customDump
+# unchanged as the module CustomDumpOriginal (its sources copied again).
 PAIRED_TARGETS = """        .target(
             name: "CustomDumpOriginal",
             dependencies: [.product(name: "IssueReporting", package: "xctest-dynamic-overlay")]
@@ -67,15 +65,14 @@ def load_client():
     return module
 
 
-def build(client, variant):
-    package = os.path.join(BUILD, variant)
-    paired = variant == "RuntimeMirror"
-    client.prepare(package, switched=paired, target=PAIRED_TARGETS if paired else BENCH_TARGET)
+def build(client):
+    """Writes and builds the package; returns the path of its executable."""
+    package = os.path.join(BUILD, "RuntimeMirror")
+    client.prepare(package, switched=True, target=PAIRED_TARGETS)
     original = os.path.join(package, "Sources", "CustomDumpOriginal")
     shutil.rmtree(original, ignore_errors=True)
-    if paired:
-        checkout = os.path.join(CLIENT, ".build", "checkouts", "swift-custom-dump", "Sources", "CustomDump")
-        shutil.copytree(checkout, original, ignore=shutil.ignore_patterns("*.docc"))
+    checkout = os.path.join(CLIENT, ".build", "checkouts", "swift-custom-dump", "Sources", "CustomDump")
+    shutil.copytree(checkout, original, ignore=shutil.ignore_patterns("*.docc"))
     shutil.rmtree(os.path.join(package, "Tests"), ignore_errors=True)
     bench = os.path.join(package, "Sources", "CustomDumpBench")
     os.makedirs(bench, exist_ok=True)
@@ -93,19 +90,18 @@ def main():
         sys.exit("custom_dump.py: --runs takes a positive count")
     check = "--check" in sys.argv
     client = load_client()
-    executables = {variant: build(client, variant) for variant in ("Mirror", "RuntimeMirror")}
-    results = {variant: [] for variant in executables}
+    executable = build(client)
+    commands = {"Mirror": [executable, "--original"], "RuntimeMirror": [executable]}
+    results = {variant: [] for variant in commands}
     ceiling = []
     for run in range(runs):
-        order = ["Mirror", "RuntimeMirror"] if run % 2 == 0 else ["RuntimeMirror", "Mirror"]
+        order = ["Mirror", "RuntimeMirror", "ceiling"] if run % 2 == 0 else ["ceiling", "RuntimeMirror", "Mirror"]
         for variant in order:
-            output = subprocess.run([executables[variant]], check=True, capture_output=True, text=True).stdout
-            results[variant].append(json.loads(output))
-        # The ceiling: customDump's own work, with children computed beforehand, in whichever
-        # build reflects the remaining leaves faster.
-        times = [json.loads(subprocess.run([executables[variant], "--ceiling"], check=True, capture_output=True,
-                                           text=True).stdout) for variant in order]
-        ceiling.append({key: min(time[key] for time in times) for key in ("dump", "diff")})
+            # The ceiling: customDump's own work, with children computed beforehand, in whichever
+            # module reflects the remaining leaves faster.
+            command = [executable, "--ceiling"] if variant == "ceiling" else commands[variant]
+            output = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+            (ceiling if variant == "ceiling" else results[variant]).append(output)
 
     def median(variant, key):
         values = sorted(result[key] for result in results[variant])
@@ -113,8 +109,8 @@ def main():
 
     # The dump against its ceiling, paired inside each process (the executable's dumpOverCeiling).
     paired = {variant: median(variant, "dumpOverCeiling") for variant in results}
-    # Mirror's time over RuntimeMirror's, the two builds timed in turn in the RuntimeMirror build's
-    # process (customDump unchanged is there too, as CustomDumpOriginal): what the check judges.
+    # Mirror's time over RuntimeMirror's, the two modules timed in turn in the RuntimeMirror
+    # process: what the check judges.
     in_process = {"dump": median("RuntimeMirror", "pairedDumpRatio"),
                   "diff": median("RuntimeMirror", "pairedDiffRatio")}
 
@@ -122,7 +118,7 @@ def main():
     for key in ("dumpHash", "diffHash"):
         texts = {result[key] for variant in results for result in results[variant]}
         if len(texts) != 1:
-            failures.append(f"the two builds wrote different {key[:-4]} texts")
+            failures.append(f"the two modules wrote different {key[:-4]} texts")
     print(f"customDump 1.7.3 with Mirror and with RuntimeMirror, a 1,000-row app value, {runs} alternating runs "
           "each in its own process (median of 15 operations per run, median of runs):\n")
     print("| operation | Mirror | RuntimeMirror | ratio | ratio in one process | goal | met | ceiling | "
@@ -143,11 +139,11 @@ def main():
                             f"above {CEILING_MARGIN:g}x")
     print("\nThe ceiling is customDump's own work: the same value in types whose children were computed "
           "beforehand, so that no struct, enum or class level is reflected (leaves, tuples and collections are, in "
-          "the faster of the two builds). A Mirror can make customDump little faster than that: a goal above the "
+          "the faster of the two modules). A Mirror can make customDump little faster than that: a goal above the "
           "ceiling ratio is out of reach. For the diff, the precomputed types cost more than they save (customDump "
           "builds each level's mirror again on every read), so its ceiling is shown, not used.")
     print(f"\nIn the same process, a dump against the ceiling, the median of 15 pairs (median of runs): "
-          f"RuntimeMirror {paired['RuntimeMirror']:.2f}x, Mirror {paired['Mirror']:.2f}x (each build against its "
+          f"RuntimeMirror {paired['RuntimeMirror']:.2f}x, Mirror {paired['Mirror']:.2f}x (each module against its "
           f"own ceiling); the check is RuntimeMirror's, <= {CEILING_MARGIN:g}x.")
     sample = results["Mirror"][0]
     print(f"\nThe texts are identical in every run ({sample['dumpBytes']} bytes dumped, {sample['diffBytes']} bytes "
