@@ -35,7 +35,7 @@ struct InspectorCensusTests {
         let json = Inspector.run(["instances", "--pid", "\(running.processID)", "--type", "CensusApp.Box", "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
         #expect(object?["type"] as? String == "CensusApp.Box")
-        #expect((object?["addresses"] as? [String])?.count == 12)
+        #expect((object?["addresses"] as? [String])?.count == 13)
     }
 
     @Test("A heap that is not glibc malloc's is refused, naming what was found")

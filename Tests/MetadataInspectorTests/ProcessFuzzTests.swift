@@ -69,7 +69,7 @@ struct ProcessFuzzTests {
             let word = try #require(try memory.read(upToCount: 8))
             genericMetadata.append(Int(word.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
         }
-        #expect(genericMetadata.count == 5)
+        #expect(genericMetadata.count == 6)
         var generator = SplitMix(state: 40)
         let listings = [["types"], ["conformances"], ["fields"], ["protocols"], ["instances"]]
         var outcomes = (listed: 0, refused: 0)

@@ -83,6 +83,8 @@ private let programSource = """
     kept.append(Box((1, label: "one"), { (value: Int) in value }))
     kept.append(Box(Square() as any Shape, Int.self))
     kept.append(Box(Optional(Square()), [String: Double]()))
+    // Constrained existentials: extended existential metadata, named from a shape.
+    kept.append(Box([1] as any Sequence<Int>, [(1, "one")] as any Collection<(Int, String)>))
     for _ in 0..<6 { kept.append(Int.Counter()) }
     for _ in 0..<5 { kept.append(Buf<Int>.create(minimumCapacity: 4) { _ in 0 }) }
     for _ in 0..<4 { kept.append(Buf<String>.create(minimumCapacity: 4) { _ in 0 }) }

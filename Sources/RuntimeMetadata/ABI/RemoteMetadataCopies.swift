@@ -5,8 +5,9 @@
 // Linux: kind 0, superclass, flags, instance size and alignment mask, class size and address
 // point, description), and, to name a generic class, the metadata copied into this process
 // with each pointer a name needs translated: descriptors to their images' copies, generic
-// arguments, tuple elements and labels, function parameters, existential protocols and
-// metatypes' instance types to copies of their own. The copies are read by the structural
+// arguments, tuple elements and labels, function parameters, existential protocols,
+// metatypes' instance types and constrained existentials' generalization arguments to copies of
+// their own, constrained existentials' shapes to their images' copies. The copies are read by the structural
 // namer (MetadataReference+StructuralName.swift), never by the runtime, and are kept for the
 // life of the process: metadata is never freed, and the library's caches may key on them.
 
@@ -200,6 +201,8 @@ final class RemoteMetadataCopies: @unchecked Sendable {
             return unsafe copyFunction(address, depth: depth)
         case MetadataKind.existential.rawValue:
             return unsafe copyExistential(address, depth: depth)
+        case MetadataKind.extendedExistential.rawValue:
+            return unsafe copyExtendedExistential(address, depth: depth)
         case MetadataKind.metatype.rawValue, MetadataKind.existentialMetatype.rawValue:
             // Kind, instance type, and an existential metatype's flags.
             guard let memory = unsafe keep(address - 8, count: 32) else { return nil }
@@ -397,5 +400,79 @@ final class RemoteMetadataCopies: @unchecked Sendable {
             unsafe copy.storeBytes(of: UInt(bitPattern: descriptor.address), toByteOffset: at, as: UInt.self)
         }
         return UnsafeRawPointer(copy)
+    }
+
+    /// Extended existential metadata, a constrained existential such as `any Sequence<Int>`
+    /// (ExtendedExistentialTypeMetadataLayout.swift): value witnesses, kind, shape, then one
+    /// generalization argument per parameter of the shape's generalization signature. The shape
+    /// is the image copy's; it must lie whole inside its image, and its existential type's
+    /// mangled name must end there and name only the images' descriptors or their stand-ins.
+    private func copyExtendedExistential(_ address: UInt, depth: Int) -> UnsafeRawPointer? {
+        typealias Shape = ExtendedExistentialTypeMetadataLayout.Shape
+        let headers =
+            MemoryLayout<Shape.Fields>.size + MemoryLayout<GenericContextDescriptorHeaderLayout.Fields>.size
+        guard let remoteShape = word(address + 8), remoteShape % 4 == 0,
+            let image = image(containing: remoteShape), image.remoteHigh - remoteShape >= UInt(headers),
+            let shapeAddress = unsafe local(remoteShape)
+        else { return nil }
+        let shape = unsafe Shape(shapeAddress)
+        guard unsafe image.remoteHigh - remoteShape >= UInt(shape.size),
+            let name = unsafe shape.existentialType, unsafe isReadableName(name, in: image)
+        else { return nil }
+        let count = unsafe Int(shape.generalizationSignature?.numParams ?? 0)
+        guard let memory = unsafe keep(address - 8, count: 24 + 8 * count) else { return nil }
+        let copy = unsafe memory + 8
+        unsafe copy.storeBytes(of: UInt(bitPattern: shapeAddress), toByteOffset: 8, as: UInt.self)
+        for index in 0..<count {
+            let offset = 16 + 8 * index
+            guard
+                let argument = unsafe self.copy(
+                    metadata: copy.load(fromByteOffset: offset, as: UInt.self),
+                    depth: depth + 1
+                )
+            else { return nil }
+            unsafe copy.storeBytes(of: UInt(bitPattern: argument.address), toByteOffset: offset, as: UInt.self)
+        }
+        return UnsafeRawPointer(copy)
+    }
+
+    /// Whether a mangled name in an image's copy ends inside the image, and each symbolic
+    /// reference in it names one of the images' descriptors (0x01), or holds one or a stand-in
+    /// descriptor in a slot inside the image (0x02). Any other reference (an accessor function,
+    /// a shape) is refused: nothing read from another process is called.
+    private func isReadableName(_ name: UnsafeRawPointer, in image: RemoteImagePlace) -> Bool {
+        let start = image.remoteLow &- image.remoteBias &+ image.localBias
+        let end = image.remoteHigh &- image.remoteBias &+ image.localBias
+        var at = UInt(bitPattern: name)
+        func inside(_ address: UInt, count: UInt) -> Bool {
+            address >= start && address < end && end - address >= count
+        }
+        while inside(at, count: 1) {
+            let pointer = unsafe UnsafeRawPointer(bitPattern: at)!
+            let byte: UInt8 = unsafe pointer.read()
+            switch byte {
+            case 0:
+                return true
+            case 0x01, 0x02:
+                guard inside(at + 1, count: 4), let target = unsafe pointer.relativeDirectPointer(at: 1) else {
+                    return false
+                }
+                if byte == 0x01 {
+                    guard knownDescriptors.contains(UInt(bitPattern: target)) else { return false }
+                } else {
+                    let slot = UInt(bitPattern: target)
+                    guard inside(slot, count: 8), let held = unsafe target.slotTarget else { return false }
+                    // An image's own descriptor, or a stand-in outside its segments.
+                    let address = UInt(bitPattern: held)
+                    guard knownDescriptors.contains(address) || address < start || address >= end else { return false }
+                }
+                at += 5
+            case 0x03...0x1F:
+                return false
+            default:
+                at += 1
+            }
+        }
+        return false
     }
 }

@@ -6,14 +6,14 @@
 // runtime's demangler's (swiftlang/swift lib/Demangling/NodePrinter.cpp) as Swift 6.3 prints
 // them: `(Swift.Int) throws -> ()`, `@Swift.MainActor @Sendable () async -> ()`,
 // `(inout Swift.Int, __owned Swift.String) -> ()`, `Module.P & Swift.AnyObject`,
-// `Module.P.Protocol`; anonymous contexts are spelled relative to their image, as the listings
-// spell them.
+// `Module.P.Protocol`, `any Swift.Sequence<Self.Swift.Sequence.Element == Swift.Int>`; anonymous
+// contexts are spelled relative to their image, as the listings spell them.
 
 extension MetadataReference {
     /// The name as `String(reflecting:)` prints it, built from the type's structure, with each
     /// anonymous context spelled `(unknown context at FILE+0xOFFSET)`, a parameter pack
-    /// `Pack{A, B}`; `nil` where a part is of a kind this spelling does not cover (a constrained
-    /// existential, a builtin type), or nests deeper than names may.
+    /// `Pack{A, B}`, a constrained existential from its shape; `nil` where a part is of a kind
+    /// this spelling does not cover (a builtin type), or nests deeper than names may.
     var structuralReflectingName: String? { structuralReflectingName(depth: 0) }
 
     private func structuralReflectingName(depth: Int) -> String? {
@@ -61,6 +61,8 @@ extension MetadataReference {
         case MetadataKind.existentialMetatype.rawValue:
             guard let instance = instanceType, let name = part(instance) else { return nil }
             return name + ".Type"
+        case MetadataKind.extendedExistential.rawValue:
+            return constrainedExistentialReflectingName(part)
         default:
             return nil
         }
@@ -133,5 +135,93 @@ extension MetadataReference {
             parts.append("Swift.AnyObject")
         }
         return parts.isEmpty ? "Any" : parts.joined(separator: " & ")
+    }
+
+    /// A constrained existential's name, as the runtime builds it
+    /// (`_buildDemanglingForExtendedExistential` in stdlib/public/runtime/Demangle.cpp): its
+    /// shape's existential type demangled, `any Swift.Sequence<Self.Swift.Sequence.Element == A>`,
+    /// with each side of a same-type requirement that is one of the generalization signature's
+    /// parameters (`A`, `B`, … at depth 0, as the demangler names them) replaced by the name of
+    /// the argument the metadata holds for it.
+    /// - Parameter part: Names a generalization argument.
+    /// - Returns: The name, or `nil` where a part cannot be named.
+    private func constrainedExistentialReflectingName(_ part: (MetadataReference) -> String?) -> String? {
+        guard let shape = constrainedExistentialShape,
+            let text = MangledTypeNameText.demangled(shape.existentialType)
+        else { return nil }
+        var arguments: [String] = []
+        for argument in shape.arguments {
+            guard let name = part(argument) else { return nil }
+            arguments.append(name)
+        }
+        guard text.hasPrefix("any "), text.hasSuffix(">"), let open = text.firstIndex(of: "<") else {
+            return arguments.isEmpty ? text : nil
+        }
+        let list = text[text.index(after: open)..<text.index(before: text.endIndex)]
+        var requirements: [String] = []
+        for requirement in Self.topLevelPieces(of: list, separatedBy: ", ") {
+            let sides = Self.topLevelPieces(of: requirement, separatedBy: " == ")
+            guard sides.count == 2 else {
+                requirements.append(String(requirement))
+                continue
+            }
+            var substituted: [String] = []
+            for side in sides {
+                if let index = Self.genericParameterIndex(side) {
+                    guard index < arguments.count else { return nil }
+                    substituted.append(arguments[index])
+                } else {
+                    substituted.append(String(side))
+                }
+            }
+            requirements.append(substituted.joined(separator: " == "))
+        }
+        return text[...open] + requirements.joined(separator: ", ") + ">"
+    }
+
+    /// The pieces of `text` between occurrences of `separator` outside brackets.
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - separator: What separates the pieces.
+    /// - Returns: The pieces, at least one.
+    private static func topLevelPieces(of text: Substring, separatedBy separator: String) -> [Substring] {
+        var pieces: [Substring] = []
+        var depth = 0
+        var start = text.startIndex
+        var index = text.startIndex
+        while index < text.endIndex {
+            switch text[index] {
+            case "<", "(", "[": depth += 1
+            case ")", "]": depth -= 1
+            // The `>` of a function's `->` closes nothing.
+            case ">" where index == text.startIndex || text[text.index(before: index)] != "-": depth -= 1
+            default: break
+            }
+            if depth == 0, text[index...].hasPrefix(separator) {
+                pieces.append(text[start..<index])
+                index = text.index(index, offsetBy: separator.count)
+                start = index
+                continue
+            }
+            index = text.index(after: index)
+        }
+        pieces.append(text[start...])
+        return pieces
+    }
+
+    /// The index of a generic parameter at depth 0 from the name the demangler gives it
+    /// (`genericParameterName` in lib/Demangling/NodePrinter.cpp: `A` for 0, `Z` for 25, its
+    /// base-26 digits least significant first, so `AB` for 26), or `nil` for any other text.
+    /// - Parameter name: The text.
+    /// - Returns: The index.
+    private static func genericParameterIndex(_ name: Substring) -> Int? {
+        guard !name.isEmpty, name.count <= 4, name.allSatisfy({ $0 >= "A" && $0 <= "Z" }) else { return nil }
+        var index = 0
+        var scale = 1
+        for character in name.unicodeScalars {
+            index += Int(character.value - 65) * scale
+            scale *= 26
+        }
+        return index
     }
 }

@@ -2,7 +2,7 @@
 //
 // The name spelled from a type's structure (the census's names of another process's types)
 // against `String(reflecting:)`, the oracle, for every fixture and for functions, existentials
-// and metatypes of each shape the spelling covers.
+// and metatypes of each shape the spelling covers, constrained existentials included.
 
 import Fixtures
 import Testing
@@ -24,6 +24,21 @@ private typealias SendingParameter = (sending Canvas) -> Void
 private typealias IsolatedParameter = (isolated any Actor) -> Void
 private typealias Autoclosure = (@autoclosure () -> Int) -> Void
 private typealias InOut = (inout Int, Double) -> Void
+
+private protocol Store<Item>: AnyObject { associatedtype Item }
+private protocol Pairing<First, Second> {
+    associatedtype First
+    associatedtype Second
+}
+
+/// Constrained existentials, the extended existential metadata that the runtime names from its
+/// shape and generalization arguments, alone and inside other types.
+private let constrainedTypes: [Any.Type] = [
+    (any Sequence<Int>).self, (any Collection<String>).self, [any Sequence<Double>].self,
+    (any Sequence<(key: Int, value: String)>).self, (any Sequence<any Sequence<Int>>).self, (any Store<Int>).self,
+    (any Pairing<Int, String>).self, (any Pairing<[Int], (Int) -> Void>).self, Optional<any Sequence<Int>>.self,
+    ((any Sequence<Int>) -> Void).self, (any Sequence<Int> & Sendable).self, (any Pairing<Int, Int>)?.self,
+]
 
 /// Types of every structural shape the spelling covers.
 private let structuralTypes: [Any.Type] = [
@@ -71,8 +86,18 @@ struct StructuralNameTests {
         }
     }
 
-    @Test("The list covers every entry")
+    @Test("Constrained existentials: String(reflecting:)'s name", arguments: 0..<12)
+    func constrained(_ index: Int) {
+        let type = constrainedTypes[index]
+        let name = MetadataReference(type).structuralReflectingName
+        // A private protocol of this file: the same name but for the context's spelling.
+        let pattern = /\(unknown context at [^)]*\)/
+        #expect(name?.replacing(pattern, with: "_") == String(reflecting: type).replacing(pattern, with: "_"))
+    }
+
+    @Test("The lists cover every entry")
     func count() {
         #expect(structuralTypes.count == 43)
+        #expect(constrainedTypes.count == 12)
     }
 }

@@ -113,11 +113,16 @@ struct ExtendedExistentialTypeMetadataLayout: Sendable {
             )
         }
 
-        /// The requirement signature's requirements, after the optional trailing objects and
-        /// the parameter descriptors.
-        var requirementSignatureRequirements: [GenericRequirementDescriptorLayout] {
+        /// The existential type's mangled name (`ExistentialType`), in which the
+        /// generalization signature's parameters stand for the metadata's arguments.
+        var existentialType: UnsafeRawPointer? {
+            unsafe address.relativeDirectPointer(at: MemoryLayout<Fields>.offset(of: \.existentialType)!)
+        }
+
+        /// The offset of the requirement signature's requirements, after the optional trailing
+        /// objects and the parameter descriptors.
+        private var requirementsOffset: Int {
             let flags = unsafe flags
-            let header = unsafe requirementSignature
             var offset = MemoryLayout<Fields>.size
             var generalizationParams = 0
             if let generalization = unsafe generalizationSignature {
@@ -130,10 +135,26 @@ struct ExtendedExistentialTypeMetadataLayout: Sendable {
             if flags & (Flag.hasTypeExpression | Flag.hasSuggestedValueWitnesses) != 0 { offset = (offset + 3) & ~3 }
             if flags & Flag.hasTypeExpression != 0 { offset += MemoryLayout<Int32>.size }
             if flags & Flag.hasSuggestedValueWitnesses != 0 { offset += MemoryLayout<Int32>.size }
-            if flags & Flag.hasImplicitRequirementSignatureParams == 0 { offset += Int(header.numParams) }
+            if flags & Flag.hasImplicitRequirementSignatureParams == 0 {
+                offset += unsafe Int(requirementSignature.numParams)
+            }
             offset += generalizationParams
-            offset = (offset + 3) & ~3
-            return unsafe (0..<Int(header.numRequirements)).map {
+            return (offset + 3) & ~3
+        }
+
+        /// The bytes from the shape's start to the end of its last requirement descriptor, the
+        /// generalization signature's included: what a reader of the shape may touch.
+        var size: Int {
+            let requirements =
+                unsafe Int(requirementSignature.numRequirements)
+                + Int(generalizationSignature?.numRequirements ?? 0)
+            return unsafe requirementsOffset + requirements * GenericRequirementDescriptorLayout.size
+        }
+
+        /// The requirement signature's requirements.
+        var requirementSignatureRequirements: [GenericRequirementDescriptorLayout] {
+            let offset = unsafe requirementsOffset
+            return unsafe (0..<Int(requirementSignature.numRequirements)).map {
                 unsafe GenericRequirementDescriptorLayout(
                     address + offset + $0 * GenericRequirementDescriptorLayout.size
                 )

@@ -128,6 +128,16 @@ extension MetadataReference {
         )
     }
 
+    /// A constrained existential's shape, for its name: the pieces of its existential type's
+    /// mangled name, where the generalization signature's parameters stand for the metadata's
+    /// generalization arguments, and those arguments.
+    var constrainedExistentialShape: (existentialType: [MangledNamePart], arguments: [MetadataReference])? {
+        guard unsafe layout.kind == .extendedExistential else { return nil }
+        let existential = unsafe ExtendedExistentialTypeMetadataLayout(address)
+        guard let name = unsafe existential.shape?.existentialType else { return nil }
+        return unsafe (MangledNameLayout(name).parts, existential.generalizationArguments.map(MetadataReference.init))
+    }
+
     /// The instance type of metatype and existential metatype metadata.
     var instanceType: MetadataReference? {
         let kind = unsafe layout.kind
