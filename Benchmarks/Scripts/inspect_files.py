@@ -90,9 +90,11 @@ def build(count, executable):
 
 
 def build_inspector():
-    subprocess.run(["swift", "build", "-c", "release", "--package-path", ROOT, "--product", "metadata-inspect"],
+    """The root package's inspector, release, built in the Benchmarks package beside the
+    benchmarks' build of its library (the same sources and settings)."""
+    subprocess.run(["swift", "build", "-c", "release", "--package-path", BENCHMARKS, "--product", "metadata-inspect"],
                    check=True, capture_output=True)
-    path = subprocess.run(["swift", "build", "-c", "release", "--package-path", ROOT, "--show-bin-path"],
+    path = subprocess.run(["swift", "build", "-c", "release", "--package-path", BENCHMARKS, "--show-bin-path"],
                           check=True, capture_output=True, text=True).stdout.strip()
     return os.path.join(path, "metadata-inspect")
 

@@ -139,16 +139,15 @@ def build_fixture(count):
 
 
 def build_tools():
-    """Builds the probe (Benchmarks package) and the inspector (root package), release."""
-    subprocess.run(["swift", "build", "-c", "release", "--package-path", BENCHMARKS, "--product", "ScaleProbe"],
-                   check=True, capture_output=True)
-    subprocess.run(["swift", "build", "-c", "release", "--package-path", ROOT, "--product", "metadata-inspect"],
-                   check=True, capture_output=True)
+    """Builds the probe and the inspector, release, in the Benchmarks package: the inspector is
+    the root package's product, built there from the same sources and settings as a release
+    build of the root package, beside the benchmarks' build of its library."""
+    for product in ("ScaleProbe", "metadata-inspect"):
+        subprocess.run(["swift", "build", "-c", "release", "--package-path", BENCHMARKS, "--product", product],
+                       check=True, capture_output=True)
     probe_bin = subprocess.run(["swift", "build", "-c", "release", "--package-path", BENCHMARKS, "--show-bin-path"],
                                check=True, capture_output=True, text=True).stdout.strip()
-    root_bin = subprocess.run(["swift", "build", "-c", "release", "--package-path", ROOT, "--show-bin-path"],
-                              check=True, capture_output=True, text=True).stdout.strip()
-    return os.path.join(probe_bin, "ScaleProbe"), os.path.join(root_bin, "metadata-inspect")
+    return os.path.join(probe_bin, "ScaleProbe"), os.path.join(probe_bin, "metadata-inspect")
 
 
 def probe(tool, library, question, side, stride=1):
