@@ -1,11 +1,12 @@
 // TestScale.swift
 //
-// How much work the suite's largest tests do. The debug and release runs of `.ci/run` take the
+// How much work the suite's largest tests do. `swift test` (the debug run of `.ci/run`) takes the
 // sizes the tests name (a million entries, 200,000 nodes, a fuzz target's every input); the
-// AddressSanitizer and ThreadSanitizer runs, where each access costs 5 to 20 times as much, take
-// a tenth. What a sanitizer looks for, a memory error or a race, is in the code each size runs
-// through, not in how many times it runs; the sizes that prove a bound (no recursion at 200,000
-// levels, a table past its tenth growth) are proved by the uninstrumented runs.
+// AddressSanitizer run (a release build) and the ThreadSanitizer run, where each access costs 5
+// to 20 times as much, take a tenth. What a sanitizer looks for, a memory error or a race, is in
+// the code each size runs through, not in how many times it runs; the sizes that prove a bound
+// (no recursion at 200,000 levels, a table past its tenth growth) are proved by the
+// uninstrumented run.
 
 import Foundation
 
@@ -23,7 +24,7 @@ public enum TestScale {
     /// `full`, or under a sanitizer a tenth of it, but never less than `minimum` nor more than
     /// `full`.
     /// - Parameters:
-    ///   - full: The size the test names, run by the uninstrumented builds.
+    ///   - full: The size the test names, run by an uninstrumented build.
     ///   - minimum: The least size that still exercises what the test checks.
     /// - Returns: The size to run.
     public static func scaled<Size: BinaryInteger>(_ full: Size, minimum: Size = 1) -> Size {
