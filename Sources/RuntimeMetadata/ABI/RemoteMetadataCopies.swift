@@ -188,6 +188,20 @@ final class RemoteMetadataCopies: @unchecked Sendable {
         return unsafe memory
     }
 
+    /// Replaces the remote metadata address stored at `offset` in a copy with the address of
+    /// that metadata's own copy.
+    /// - Parameters:
+    ///   - copy: The copy being made.
+    ///   - offset: The byte offset of the word.
+    ///   - depth: The copy's nesting.
+    /// - Returns: Whether the metadata there could be copied.
+    private func translateMetadata(in copy: UnsafeMutableRawPointer, at offset: Int, depth: Int) -> Bool {
+        let remote = unsafe copy.load(fromByteOffset: offset, as: UInt.self)
+        guard let translated = self.copy(metadata: remote, depth: depth + 1) else { return false }
+        unsafe copy.storeBytes(of: UInt(bitPattern: translated.address), toByteOffset: offset, as: UInt.self)
+        return true
+    }
+
     private func makeCopy(of address: UInt, depth: Int) -> UnsafeRawPointer? {
         guard let kind = word(address) else { return nil }
         switch kind {
@@ -207,14 +221,8 @@ final class RemoteMetadataCopies: @unchecked Sendable {
             // Kind, instance type, and an existential metatype's flags.
             guard let memory = unsafe keep(address - 8, count: 32) else { return nil }
             let copy = unsafe UnsafeRawPointer(memory + 8)
-            guard
-                let instance = unsafe self.copy(
-                    metadata: memory.load(fromByteOffset: 16, as: UInt.self),
-                    depth: depth + 1
-                )
-            else { return nil }
-            unsafe memory.storeBytes(of: UInt(bitPattern: instance.address), toByteOffset: 16, as: UInt.self)
-            return unsafe copy
+            return unsafe translateMetadata(in: UnsafeMutableRawPointer(mutating: copy), at: 8, depth: depth)
+                ? copy : nil
         default:
             return nil
         }
@@ -240,9 +248,7 @@ final class RemoteMetadataCopies: @unchecked Sendable {
             guard bounds.contains(word), bounds.upperBound - word >= 8 else { return false }
             switch parameter & 0x3F {
             case 0:
-                let remote = unsafe mutable.load(fromByteOffset: slot * 8, as: UInt.self)
-                guard let argument = self.copy(metadata: remote, depth: depth + 1) else { return false }
-                unsafe mutable.storeBytes(of: UInt(bitPattern: argument.address), toByteOffset: slot * 8, as: UInt.self)
+                guard unsafe translateMetadata(in: mutable, at: slot * 8, depth: depth) else { return false }
             case 1:
                 // A pack: a pointer to its elements' metadata (bit 0 marks one on the heap),
                 // as many as its shape class's count, stored first in the vector.
@@ -332,13 +338,7 @@ final class RemoteMetadataCopies: @unchecked Sendable {
         }
         for index in 0..<Int(elementCount) {
             let offset = 24 + 16 * index
-            guard
-                let element = unsafe self.copy(
-                    metadata: copy.load(fromByteOffset: offset, as: UInt.self),
-                    depth: depth + 1
-                )
-            else { return nil }
-            unsafe copy.storeBytes(of: UInt(bitPattern: element.address), toByteOffset: offset, as: UInt.self)
+            guard unsafe translateMetadata(in: copy, at: offset, depth: depth) else { return nil }
         }
         return UnsafeRawPointer(copy)
     }
@@ -357,13 +357,7 @@ final class RemoteMetadataCopies: @unchecked Sendable {
         if let offset = unsafe layout.globalActorOffset { offsets.append(offset) }
         if let offset = unsafe layout.thrownErrorOffset { offsets.append(offset) }
         for offset in offsets {
-            guard
-                let type = unsafe self.copy(
-                    metadata: copy.load(fromByteOffset: offset, as: UInt.self),
-                    depth: depth + 1
-                )
-            else { return nil }
-            unsafe copy.storeBytes(of: UInt(bitPattern: type.address), toByteOffset: offset, as: UInt.self)
+            guard unsafe translateMetadata(in: copy, at: offset, depth: depth) else { return nil }
         }
         return UnsafeRawPointer(copy)
     }
@@ -381,13 +375,7 @@ final class RemoteMetadataCopies: @unchecked Sendable {
         let copy = unsafe memory + 8
         var offset = 16
         if hasSuperclass {
-            guard
-                let superclass = unsafe self.copy(
-                    metadata: copy.load(fromByteOffset: 16, as: UInt.self),
-                    depth: depth + 1
-                )
-            else { return nil }
-            unsafe copy.storeBytes(of: UInt(bitPattern: superclass.address), toByteOffset: 16, as: UInt.self)
+            guard unsafe translateMetadata(in: copy, at: 16, depth: depth) else { return nil }
             offset += 8
         }
         for index in 0..<protocolCount {
@@ -425,13 +413,7 @@ final class RemoteMetadataCopies: @unchecked Sendable {
         unsafe copy.storeBytes(of: UInt(bitPattern: shapeAddress), toByteOffset: 8, as: UInt.self)
         for index in 0..<count {
             let offset = 16 + 8 * index
-            guard
-                let argument = unsafe self.copy(
-                    metadata: copy.load(fromByteOffset: offset, as: UInt.self),
-                    depth: depth + 1
-                )
-            else { return nil }
-            unsafe copy.storeBytes(of: UInt(bitPattern: argument.address), toByteOffset: offset, as: UInt.self)
+            guard unsafe translateMetadata(in: copy, at: offset, depth: depth) else { return nil }
         }
         return UnsafeRawPointer(copy)
     }
