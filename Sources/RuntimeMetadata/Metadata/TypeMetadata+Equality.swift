@@ -21,10 +21,10 @@ extension TypeMetadata {
     /// Values of any depth (an indirect list of a million nodes) are compared without recursion.
     ///
     /// Two values whose bits are identical are equal without a field-by-field comparison, unless
-    /// the type stores a floating-point value inline (in itself, a field, a tuple element or an
-    /// enum payload), where a NaN is not equal to itself. A shared reference counts as equal, as
-    /// it does for `Array`'s own `==`, and an `Equatable` type's `==` is taken to be reflexive,
-    /// as the protocol requires of every type but floating point.
+    /// a floating-point value the type stores inline (in itself, a field, a tuple element or an
+    /// enum payload) is a NaN, which is not equal to itself. A shared reference counts as equal,
+    /// as it does for `Array`'s own `==`, and an `Equatable` type's `==` is taken to be
+    /// reflexive, as the protocol requires of every type but floating point.
     /// - Parameters:
     ///   - lhs: A value.
     ///   - rhs: Another value of the same type.
@@ -65,11 +65,19 @@ extension TypeMetadata {
     /// The comparator of the type: its structural comparison, preceded by a comparison of the
     /// values' bits where identical bits decide equality.
     private func makeComparator() -> ValueComparator {
-        let comparator = makeStructuralComparator()
-        guard size > 0, Self.identicalBitsAreEqual(self, depth: 0) else { return comparator }
+        let slots = size > 0 ? floatingPointSlots : nil
+        let comparator = makeStructuralComparator(floatingPointSlots: slots)
+        guard let slots else { return comparator }
         var ranges: [Range<Int>] = []
         Self.addSignificantRanges(of: self, at: 0, to: &ranges, depth: 0)
-        return .identicalBitsFirst(comparator, ranges: ranges, size: size)
+        return .identicalBitsFirst(comparator, ranges: ranges, size: size, unlessNaNAt: slots)
+    }
+
+    /// The places a value of the type stores floating-point numbers inline, when identical
+    /// bits mean equal values everywhere else: `nil` when they do not decide.
+    private var floatingPointSlots: [FloatingPointSlot]? {
+        var slots: [FloatingPointSlot] = []
+        return Self.addFloatingPointSlots(of: self, at: 0, to: &slots, depth: 0) ? slots : nil
     }
 
     /// Adds the byte ranges that hold a type's data, at an offset, to a list, merged with the
@@ -117,13 +125,19 @@ extension TypeMetadata {
         }
     }
 
-    private func makeStructuralComparator() -> ValueComparator {
+    /// The comparison of the type's structure, or its own `==`.
+    /// - Parameter floatingPointSlots: Where the type stores floating-point numbers, when
+    ///   identical bits decide elsewhere: a call of `==` is skipped for identical values none of
+    ///   which is a NaN.
+    /// - Returns: The comparator.
+    private func makeStructuralComparator(floatingPointSlots: [FloatingPointSlot]?) -> ValueComparator {
         if let equatable = Self.equatableProtocol, let conformance = equatable.descriptor.conformance(of: self) {
             if Self.bitwiseTypes.contains(self) { return .bytes([0..<size]) }
             if let comparator = ValueComparator.equatable(
                 reference,
                 witnessTable: conformance.witnessTable,
-                requirement: equatable.equals
+                requirement: equatable.equals,
+                unlessNaNAt: floatingPointSlots
             ) {
                 return comparator
             }
@@ -183,23 +197,50 @@ extension TypeMetadata {
     /// `FloatingPoint`, whose values are not all equal to themselves.
     private static let floatingPointProtocol = try? ProtocolDescriptor((any FloatingPoint).self)
 
-    /// Whether two values of a type whose bits are identical are equal by this comparison, so
-    /// that a comparison may start with the bits and stop there when they match.
+    /// The IEEE 754 formats of the standard library's floating-point types, the only
+    /// `FloatingPoint` types whose bits are read as numbers here.
+    private static let floatingPointFormats: [TypeMetadata: FloatingPointSlot.Format] = {
+        var formats: [TypeMetadata: FloatingPointSlot.Format] = [
+            TypeMetadata(Float.self): .single, TypeMetadata(Double.self): .double,
+        ]
+        #if arch(arm64) || os(Linux)
+        formats[TypeMetadata(Float16.self)] = .half
+        #endif
+        #if arch(x86_64) && os(Linux)
+        formats[TypeMetadata(Float80.self)] = .extended
+        #endif
+        return formats
+    }()
+
+    /// Adds the floating-point slots of a type's inline storage, at an offset, to a list, and
+    /// says whether two values of the type whose bits are identical are equal unless one of
+    /// those slots holds a NaN, so that a comparison may start with the bits and stop there.
     ///
-    /// They are, unless a floating-point value is stored inline, in the value itself, a field,
-    /// a tuple element or an enum payload, where a NaN is not equal to itself. A reference to the
-    /// same storage (an object, a box, a buffer) counts as equal, as it does for the values'
-    /// own comparators and in the standard library's `Array` and `String`; an `Equatable`
-    /// type's `==` is reflexive, as the protocol requires of every type but floating point. A
-    /// type whose layout is not known (no field records, an opaque existential's contents)
-    /// does not qualify.
+    /// They are, unless a part's layout is not known or its bits are not its value: a
+    /// `FloatingPoint` type other than the standard library's (whose NaNs this cannot tell), a
+    /// vector of floating-point numbers, a type without field records, an opaque existential's
+    /// contents. A reference to the same storage (an object, a box, a buffer) counts as equal,
+    /// as it does for the values' own comparators and in the standard library's `Array` and
+    /// `String`; an `Equatable` type's `==` is reflexive, as the protocol requires of every type
+    /// but floating point, whose only exception is NaN.
     /// - Parameters:
     ///   - type: The type.
+    ///   - offset: Its offset in the outermost value.
+    ///   - slots: The slots found so far.
     ///   - depth: The nesting of inline storage so far.
-    /// - Returns: Whether identical bits mean equal values.
-    private static func identicalBitsAreEqual(_ type: TypeMetadata, depth: Int) -> Bool {
+    /// - Returns: Whether identical bits mean equal values but for NaNs in the slots.
+    private static func addFloatingPointSlots(
+        of type: TypeMetadata,
+        at offset: Int,
+        to slots: inout [FloatingPointSlot],
+        depth: Int
+    ) -> Bool {
         guard depth < 64 else { return false }
         if bitwiseTypes.contains(type) { return true }
+        if let format = floatingPointFormats[type] {
+            slots.append(FloatingPointSlot(offset: offset, format: format))
+            return true
+        }
         switch type.kind {
         case .class, .foreignClass, .foreignReferenceType, .objCClassWrapper, .function, .metatype,
             .existentialMetatype:
@@ -207,7 +248,8 @@ extension TypeMetadata {
         case .existential:
             return type.existential?.isClassBound ?? false
         case .opaque:
-            // Builtin storage: integers, pointers and references, or floating point.
+            // Builtin storage: integers, pointers and references, or floating point (the
+            // standard library's floating-point types are found above; a vector is not).
             return !type.name.contains("FPIEEE")
         case .struct:
             guard let floatingPoint = floatingPointProtocol, !floatingPoint.isConformed(by: type),
@@ -216,16 +258,20 @@ extension TypeMetadata {
             return fields.allSatisfy { field in
                 guard field.ownership == .strong else { return true }
                 guard let fieldType = field.type else { return false }
-                return identicalBitsAreEqual(fieldType, depth: depth + 1)
+                return addFloatingPointSlots(of: fieldType, at: offset + field.offset, to: &slots, depth: depth + 1)
             }
         case .tuple:
-            return type.tupleElements.allSatisfy { identicalBitsAreEqual($0.type, depth: depth + 1) }
+            return type.tupleElements.allSatisfy {
+                addFloatingPointSlots(of: $0.type, at: offset + $0.offset, to: &slots, depth: depth + 1)
+            }
         case .enum, .optional:
+            // A payload is stored from the enum's first byte (its tag, if any, after it or in
+            // its spare bits).
             guard let cases = try? type.cases else { return false }
             return cases.allSatisfy { enumCase in
                 guard enumCase.hasPayload, !enumCase.isIndirect else { return true }
                 guard let payloadType = enumCase.payloadType else { return false }
-                return identicalBitsAreEqual(payloadType, depth: depth + 1)
+                return addFloatingPointSlots(of: payloadType, at: offset, to: &slots, depth: depth + 1)
             }
         default:
             return false

@@ -79,14 +79,21 @@ enum LayoutEquality {
     @usableFromInline
     static var differentBitsAreUnequal: UInt { 2 }
 
-    /// The comparator calls the type's own `==` (``ValueComparator/equatable(_:witnessTable:requirement:)``),
+    /// The comparator calls the type's own `==` (``ValueComparator/equatable(_:witnessTable:requirement:unlessNaNAt:)``),
     /// which the caller calls directly rather than through the comparator.
     @usableFromInline
     static var callsEquals: UInt { 4 }
 
-    /// The flag bits of a table word.
+    /// Identical bits mean equal values unless a floating-point number the value stores is a
+    /// NaN; set with ``callsEquals``, whose comparator knows where the numbers are
+    /// (``EqualsWitnessComparator/holdsNaN(_:)``).
     @usableFromInline
-    static var flagMask: UInt { 7 }
+    static var identicalBitsUnlessNaN: UInt { 8 }
+
+    /// The flag bits of a table word: an object's address is a multiple of 16 (the runtime
+    /// allocates objects with `malloc`, whose alignment is 16 on 64-bit platforms).
+    @usableFromInline
+    static var flagMask: UInt { 15 }
 
     /// Compares two values of a static type with the cached comparator of the type.
     ///
@@ -128,10 +135,18 @@ enum LayoutEquality {
             if word & differentBitsAreUnequal != 0 { return false }
         }
         if word & callsEquals != 0 {
-            // The type's own `==`, called from here through its witness.
+            // The type's own `==`, called from here through its witness, unless the values'
+            // bits are identical and no floating-point number in them is a NaN.
             return unsafe Unmanaged<EqualsWitnessComparator>.fromOpaque(
                 UnsafeRawPointer(bitPattern: word & ~flagMask).unsafelyUnwrapped
-            )._withUnsafeGuaranteedRef { unsafe $0.callEquals(lhs, rhs) }
+            )._withUnsafeGuaranteedRef { comparator in
+                if word & identicalBitsUnlessNaN != 0, unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, count: size),
+                    unsafe !comparator.holdsNaN(lhs)
+                {
+                    return true
+                }
+                return unsafe comparator.callEquals(lhs, rhs)
+            }
         }
         return unsafe compareStorage(lhs, rhs, comparatorWord: word)
     }
@@ -168,7 +183,7 @@ enum LayoutEquality {
         // as long as the type's record, that is, for the life of the process.
         let entry = metadata.comparator.tableEntry(size: metadata.size)
         var word = UInt(bitPattern: unsafe Unmanaged.passUnretained(entry.comparator).toOpaque())
-        precondition(word & flagMask == 0, "a comparator's address leaves its low bits free")
+        precondition(word & flagMask == 0, "a comparator's address leaves its low four bits free")
         word |= entry.flags
         return ConcurrentWordTable(.comparators).update(type.identity) { $0 ?? word }
     }
@@ -204,14 +219,24 @@ class ValueComparator: @unchecked Sendable {
     ///   - metadata: The Equatable type.
     ///   - witnessTable: Its `Equatable` witness table.
     ///   - requirement: The index of the `==` requirement in the protocol descriptor.
+    ///   - floatingPointSlots: Where the type stores floating-point numbers, when identical bits
+    ///     mean equal values unless one of them is a NaN; `nil` when identical bits do not
+    ///     decide, or when they decide alone (no slots), which a comparison checks before this
+    ///     comparator.
     /// - Returns: The comparator, or `nil` when the table has no such witness.
     static func equatable(
         _ metadata: MetadataReference,
         witnessTable: WitnessTableReference,
-        requirement: Int
+        requirement: Int,
+        unlessNaNAt floatingPointSlots: [FloatingPointSlot]?
     ) -> ValueComparator? {
         guard let witness = unsafe witnessTable.witness(requirement: requirement) else { return nil }
-        return unsafe EqualsWitnessComparator(metadata: metadata, witnessTable: witnessTable, witness: witness)
+        return unsafe EqualsWitnessComparator(
+            metadata: metadata,
+            witnessTable: witnessTable,
+            witness: witness,
+            floatingPointSlots: floatingPointSlots?.isEmpty == false ? floatingPointSlots : nil
+        )
     }
 
     /// A comparator of byte ranges.
@@ -242,15 +267,21 @@ class ValueComparator: @unchecked Sendable {
     }
 
     /// A comparator that compares the values' bits first, and stops there when they are
-    /// identical.
+    /// identical and none of their floating-point numbers is a NaN.
     /// - Parameters:
     ///   - comparator: The comparison to make when the bits differ.
     ///   - ranges: The byte ranges that hold the values' data: all but padding.
     ///   - size: The values' size in bytes.
+    ///   - floatingPointSlots: Where the values store floating-point numbers.
     /// - Returns: The comparator; `comparator` itself when it compares bytes already.
-    static func identicalBitsFirst(_ comparator: ValueComparator, ranges: [Range<Int>], size: Int) -> ValueComparator {
-        if comparator is BytesComparator { return comparator }
-        return IdenticalBitsComparator(comparator, ranges: ranges, size: size)
+    static func identicalBitsFirst(
+        _ comparator: ValueComparator,
+        ranges: [Range<Int>],
+        size: Int,
+        unlessNaNAt floatingPointSlots: [FloatingPointSlot]
+    ) -> ValueComparator {
+        if comparator is BytesComparator && floatingPointSlots.isEmpty { return comparator }
+        return IdenticalBitsComparator(comparator, ranges: ranges, size: size, floatingPointSlots: floatingPointSlots)
     }
 
     /// A comparator that asks for the real one on each comparison.
@@ -306,11 +337,20 @@ final class EqualsWitnessComparator: ValueComparator, @unchecked Sendable {
     let witnessTable: WitnessTableReference
     @usableFromInline
     nonisolated(unsafe) let witness: UnsafeRawPointer
+    /// Where the type stores floating-point numbers, when identical bits mean equal values
+    /// unless one of them is a NaN.
+    let floatingPointSlots: [FloatingPointSlot]?
 
-    init(metadata: MetadataReference, witnessTable: WitnessTableReference, witness: UnsafeRawPointer) {
+    init(
+        metadata: MetadataReference,
+        witnessTable: WitnessTableReference,
+        witness: UnsafeRawPointer,
+        floatingPointSlots: [FloatingPointSlot]?
+    ) {
         self.metadata = metadata
         self.witnessTable = witnessTable
         unsafe self.witness = witness
+        self.floatingPointSlots = floatingPointSlots
     }
 
     override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
@@ -319,7 +359,16 @@ final class EqualsWitnessComparator: ValueComparator, @unchecked Sendable {
     }
 
     override func tableEntry(size: Int) -> (comparator: ValueComparator, flags: UInt) {
-        (self, LayoutEquality.callsEquals)
+        (self, LayoutEquality.callsEquals | (floatingPointSlots != nil ? LayoutEquality.identicalBitsUnlessNaN : 0))
+    }
+
+    /// Whether one of a value's floating-point numbers is a NaN (or may be).
+    /// - Parameter value: The value's storage.
+    /// - Returns: `true` when identical bits do not make the value equal to another.
+    @usableFromInline
+    func holdsNaN(_ value: UnsafeRawPointer) -> Bool {
+        guard let floatingPointSlots else { return true }
+        return unsafe OpaqueValueAccess.holdsNaN(value, slots: floatingPointSlots)
     }
 
     /// Calls the type's `==`.
@@ -362,23 +411,30 @@ private final class BytesComparator: ValueComparator, @unchecked Sendable {
     }
 }
 
-/// Identical bits, then the structural comparison.
+/// Identical bits where no floating-point number is a NaN, then the structural comparison.
 private final class IdenticalBitsComparator: ValueComparator, @unchecked Sendable {
     let comparator: ValueComparator
     /// The byte ranges compared: the value's data, without padding.
     let ranges: [Range<Int>]
     /// Whether the ranges cover the whole value.
     let coversValue: Bool
+    /// Where the values store floating-point numbers.
+    let floatingPointSlots: [FloatingPointSlot]
 
-    init(_ comparator: ValueComparator, ranges: [Range<Int>], size: Int) {
+    init(_ comparator: ValueComparator, ranges: [Range<Int>], size: Int, floatingPointSlots: [FloatingPointSlot]) {
         self.comparator = comparator
         self.ranges = ranges
         coversValue = ranges == [0..<size]
+        self.floatingPointSlots = floatingPointSlots
     }
 
     override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
     {
-        if unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, ranges: ranges) { return true }
+        if unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, ranges: ranges),
+            unsafe floatingPointSlots.isEmpty || !OpaqueValueAccess.holdsNaN(lhs, slots: floatingPointSlots)
+        {
+            return true
+        }
         return unsafe comparator.equals(lhs, rhs, &pending)
     }
 
@@ -386,6 +442,14 @@ private final class IdenticalBitsComparator: ValueComparator, @unchecked Sendabl
         // The caller compares the whole value's bits (a copy's padding is the same). Without
         // padding, the table holds the comparison to make when they differ; with padding, this
         // comparator, which compares the bits of the data alone, range by range, first.
+        guard floatingPointSlots.isEmpty else {
+            // Identical bits decide only with no NaN among them: the type's own `==` checks
+            // that from the caller (`identicalBitsUnlessNaN`; all the bits compared there,
+            // padding too, which only sends more comparisons on to `==`), any other here.
+            let inner = comparator.tableEntry(size: size)
+            if inner.flags & LayoutEquality.identicalBitsUnlessNaN != 0 { return inner }
+            return (self, 0)
+        }
         guard coversValue else { return (self, LayoutEquality.identicalBitsAreEqual) }
         let inner = comparator.tableEntry(size: size)
         return (inner.comparator, inner.flags | LayoutEquality.identicalBitsAreEqual)

@@ -96,6 +96,12 @@ private enum Reading: Equatable {
     case pair(Int, Measurement)
 }
 
+/// A hand-written `==` under which a NaN equals itself.
+private struct BitwiseReading: Equatable {
+    var value: Double
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.value.bitPattern == rhs.value.bitPattern }
+}
+
 /// A struct with padding between its fields.
 private struct Padded: Equatable {
     var flag: UInt8
@@ -242,6 +248,51 @@ struct LayoutEqualityTests {
         unsafe withUnsafeMutableBytes(of: &right) { unsafe $0[1] = 0x55 }
         #expect(TypeMetadata.layoutEquals(left, right))
         #expect(!TypeMetadata.layoutEquals(left, Padded(flag: 2, count: 2)))
+    }
+
+    @Test("Identical bits with a floating-point number inline agree with == in every format and encoding")
+    func floatingPointFormats() {
+        // Each format's NaNs (quiet, signaling, negative), infinities, zeros, and a number, inside
+        // an Equatable struct (the type's own `==` skipped for identical bits) and a plain one.
+        func check<F: BinaryFloatingPoint>(_ values: [F], sourceLocation: SourceLocation = #_sourceLocation) {
+            for value in values {
+                let inline = Pair(first: "label", second: value)
+                #expect(
+                    TypeMetadata.layoutEquals(inline, inline) == (inline == inline),
+                    "\(F.self) \(value)",
+                    sourceLocation: sourceLocation
+                )
+                let plain = (count: 1, value: value, tail: "t")
+                #expect(
+                    TypeMetadata.layoutEquals(plain, plain) == (plain.value == plain.value),
+                    "\(F.self) \(value)",
+                    sourceLocation: sourceLocation
+                )
+            }
+            expectAgreesWithEquality(values.map { Pair(first: 1, second: $0) }, sourceLocation: sourceLocation)
+        }
+        check([Float.nan, -.nan, .signalingNaN, .infinity, -.infinity, 0, -0.0, 1, .leastNonzeroMagnitude])
+        check([Double.nan, -.nan, .signalingNaN, .infinity, -.infinity, 0, -0.0, 1, .leastNonzeroMagnitude])
+        check([Float16.nan, -.nan, .signalingNaN, .infinity, -.infinity, 0, -0.0, 1, .leastNonzeroMagnitude])
+        #if arch(x86_64) && os(Linux)
+        // x87's encodings that are no number: a pseudo-NaN, a pseudo-infinity and an
+        // unnormal (the integer bit clear), each unequal to itself as `==` says.
+        func extended(significand: UInt64, exponent: UInt16) -> Float80 {
+            var value: Float80 = 0
+            unsafe withUnsafeMutableBytes(of: &value) { bytes in
+                unsafe bytes.storeBytes(of: significand, toByteOffset: 0, as: UInt64.self)
+                unsafe bytes.storeBytes(of: exponent, toByteOffset: 8, as: UInt16.self)
+            }
+            return value
+        }
+        check([
+            Float80.nan, -.nan, .signalingNaN, .infinity, -.infinity, 0, -0.0, 1,
+            extended(significand: 1, exponent: 0x7FFF), extended(significand: 0, exponent: 0x7FFF),
+            extended(significand: 1 << 40, exponent: 0x3FFF),
+        ])
+        #endif
+        // A type whose own `==` calls NaNs equal: identical bits never decide against it.
+        #expect(TypeMetadata.layoutEquals(BitwiseReading(value: .nan), BitwiseReading(value: .nan)))
     }
 
     @Test("Padding at every level of a type that is not Equatable is not compared; every byte of data is")

@@ -85,3 +85,60 @@ extension OpaqueValueAccess {
         return true
     }
 }
+
+/// Where a value stores a floating-point number inline, and in which IEEE 754 format: the
+/// places whose NaNs make a value unequal to a copy of itself.
+struct FloatingPointSlot: Sendable, Equatable {
+    /// The storage formats, each by the bits that are all ones in a NaN's exponent.
+    enum Format: Sendable, Equatable {
+        /// `Float16`: 16 bits.
+        case half
+        /// `Float`: 32 bits.
+        case single
+        /// `Double`: 64 bits.
+        case double
+        /// `Float80`: x87's 80-bit extended format, the significand's integer bit explicit.
+        case extended
+    }
+
+    /// The offset in the outermost value.
+    let offset: Int
+    /// The format.
+    let format: Format
+}
+
+extension OpaqueValueAccess {
+    /// Whether any of a value's floating-point slots may hold a NaN, which is unequal to itself.
+    ///
+    /// A NaN has an exponent of all ones and a nonzero significand (IEEE 754 §3.4). The x87
+    /// extended format also treats as NaN the encodings it does not support (an exponent of all
+    /// ones without the integer bit, a nonzero exponent without it: "pseudo-NaNs" and
+    /// "unnormals", Intel SDM vol. 1 §8.2.2), so for it every such encoding counts. A slot
+    /// of an enum payload may hold another case's bytes; reading those as a NaN only sends
+    /// the comparison on to the full one.
+    /// - Parameters:
+    ///   - value: The value's storage.
+    ///   - slots: Its floating-point slots.
+    /// - Returns: `true` when a slot holds a NaN (or may).
+    static func holdsNaN(_ value: UnsafeRawPointer, slots: [FloatingPointSlot]) -> Bool {
+        for slot in slots {
+            switch slot.format {
+            case .half:
+                if unsafe value.read(at: slot.offset, as: UInt16.self) & 0x7FFF > 0x7C00 { return true }
+            case .single:
+                if unsafe value.read(at: slot.offset, as: UInt32.self) & 0x7FFF_FFFF > 0x7F80_0000 { return true }
+            case .double:
+                let bits = unsafe value.read(at: slot.offset, as: UInt64.self)
+                if bits & 0x7FFF_FFFF_FFFF_FFFF > 0x7FF0_0000_0000_0000 { return true }
+            case .extended:
+                // Little-endian: the 64-bit significand, then the sign and the 15-bit exponent.
+                let significand = unsafe value.read(at: slot.offset, as: UInt64.self)
+                let exponent = unsafe value.read(at: slot.offset + 8, as: UInt16.self) & 0x7FFF
+                let integerBit = significand >> 63 == 1
+                if exponent == 0x7FFF && (!integerBit || significand << 1 != 0) { return true }
+                if exponent != 0 && !integerBit { return true }
+            }
+        }
+        return false
+    }
+}
