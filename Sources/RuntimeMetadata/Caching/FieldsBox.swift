@@ -15,12 +15,17 @@ final class FieldsBox: LazyBox {
         let storage: [Field.Storage]
         @usableFromInline
         let fields: [Field]
+        /// The names' words, when every name is a small ASCII string: a name asked for that is
+        /// one too is found by comparing two words with each (``StringObjectLayout``).
+        let smallASCIINames: [StringObjectLayout]?
 
         init(_ storage: [Field.Storage]) {
             self.storage = storage
             // The box that holds these contents lives as long as the process, and with it
             // the storage each field refers to without retaining it.
             self.fields = storage.map { Field(storage: ImmortalReference(immortal: $0)) }
+            let names = storage.map { StringObjectLayout($0.name) }
+            self.smallASCIINames = names.allSatisfy(\.isSmallASCII) ? names : nil
         }
     }
 
@@ -39,8 +44,17 @@ final class FieldsBox: LazyBox {
     var value: Result<Contents, RuntimeMetadataError> { error.map { .failure($0) } ?? .success(contents) }
 
     /// The field with a name, by a linear search: types have few fields, and a dictionary
-    /// would hash the name, which costs more than comparing it with a handful of names.
+    /// would hash the name, which costs more than comparing it with a handful of names. Most
+    /// names are short ASCII, compared as two words each; any other by `==`, which would
+    /// otherwise be called for every name that differs.
     func field(named name: String) -> Field? {
+        let words = StringObjectLayout(name)
+        if let smallASCIINames = contents.smallASCIINames, words.isSmallASCII {
+            for index in smallASCIINames.indices where smallASCIINames[index] == words {
+                return contents.fields[index]
+            }
+            return nil
+        }
         for field in contents.fields where field.storage.withObject({ $0.name == name }) { return field }
         return nil
     }

@@ -302,6 +302,26 @@ struct FieldAccessTests {
         #expect(throws: RuntimeMetadataError.self) { _ = try TypeMetadata(Int?.self).fields }
     }
 
+    @Test("Names are found as == finds them: short ASCII, long, non-ASCII and canonically equivalent")
+    func namesAsEqualityFindsThem() throws {
+        // Each field's name, and spellings that are == to it (or not), in types whose names are
+        // all short ASCII and in types with a long or non-ASCII name among them.
+        func check<T>(_ value: T, _ queries: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let metadata = TypeMetadata(T.self)
+            let labels = Mirror(reflecting: value).children.map(\.label!)
+            let fields = try metadata.fields
+            for query in queries + labels {
+                let expected = labels.firstIndex { $0 == query }
+                let found = try? metadata.field(named: query)
+                #expect(found?.name == expected.map { labels[$0] }, "\(query)", sourceLocation: sourceLocation)
+                #expect(found?.offset == expected.map { fields[$0].offset }, "\(query)", sourceLocation: sourceLocation)
+            }
+        }
+        try check(NamedShort(), ["b", "B", "bb", "", "a\u{0}", "abcdefghijklmno", "abcdefghijklmnop"])
+        try check(NamedLong(), ["a", "abcdefghijklmnop", "abcdefghijklmno", "\u{212A}", "K", "é", "e\u{301}"])
+        try check(NamedUnicode(), ["K", "\u{212A}", "é", "e\u{301}", "x", "caf\u{E9}"])
+    }
+
     @Test("A hidden noncopyable field type cannot be read")
     func hiddenType() throws {
         let field = try TypeMetadata(of: HoldsNoncopyable.self).field(named: "inner")
@@ -374,4 +394,25 @@ private struct PlainSizes {
 private enum PlainShape {
     case none
     case rectangle(width: Int32, height: Int32)
+}
+
+/// Short ASCII names only, of several lengths.
+private struct NamedShort {
+    var a = 0
+    var b = 0
+    var abcdefghijklmno = 0
+}
+
+/// A name too long to be a small string, beside short ones.
+private struct NamedLong {
+    var a = 0
+    var abcdefghijklmnop = 0
+    var K = 0
+}
+
+/// Non-ASCII names: a Kelvin sign, which is == to "K", and a precomposed é.
+private struct NamedUnicode {
+    var K = 0
+    var é = 0
+    var x = 0
 }
