@@ -5,12 +5,32 @@
 /// Get one from ``ProtocolDescriptor/conformance(of:)-(TypeMetadata)``. With it, read associated types, and
 /// open the type or a value of it as the protocol's existential without `as?`.
 public struct Conformance: Hashable, Sendable, CustomStringConvertible {
-    /// The conforming type.
-    public let type: TypeMetadata
+    /// The conforming type's metadata: its ``TypeMetadata`` record is looked up only when asked
+    /// for, so that a warm ``ProtocolDescriptor/conformance(of:)-(TypeMetadata)`` reads one cache
+    /// slot, not two.
+    @usableFromInline
+    let typeReference: MetadataReference
     /// The protocol.
     public let protocolDescriptor: ProtocolDescriptor
     /// The witness table.
+    @usableFromInline
     let witnessTable: WitnessTableReference
+
+    /// The conforming type.
+    public var type: TypeMetadata { TypeMetadata(typeReference) }
+
+    /// A conformance of a type, by its witness table.
+    /// - Parameters:
+    ///   - type: The conforming type.
+    ///   - protocolDescriptor: The protocol.
+    ///   - witnessTable: The witness table.
+    @inlinable
+    @inline(__always)
+    init(type: MetadataReference, protocolDescriptor: ProtocolDescriptor, witnessTable: WitnessTableReference) {
+        self.typeReference = type
+        self.protocolDescriptor = protocolDescriptor
+        self.witnessTable = witnessTable
+    }
 
     /// The record the witness table was instantiated from, when it is one of the loaded images'.
     public var record: ConformanceRecord? {
@@ -33,7 +53,7 @@ public struct Conformance: Hashable, Sendable, CustomStringConvertible {
                 return witnessTable.associatedType(
                     protocolDescriptor.reference,
                     requirementIndex: index,
-                    conformingType: type.reference
+                    conformingType: typeReference
                 ).map(TypeMetadata.init)
             }
             seen += 1
@@ -107,20 +127,23 @@ extension ProtocolDescriptor {
     }
 
     /// Finds the conformance of a type to this protocol.
+    ///
+    /// Inlined, with the warm probe of the answers, into the caller.
     /// - Parameter type: The type.
     /// - Returns: The conformance, or `nil`.
+    @inlinable
     public func conformance(of type: Any.Type) -> Conformance? {
         conformance(of: MetadataReference(type))
     }
 
     /// The conformance of a metadata record, built from its cached answer.
-    private func conformance(of metadata: MetadataReference) -> Conformance? {
+    /// - Parameter metadata: The type.
+    /// - Returns: The conformance, or `nil`.
+    @inlinable
+    @inline(__always)
+    func conformance(of metadata: MetadataReference) -> Conformance? {
         guard let witnessTable = answer(for: metadata) else { return nil }
-        return Conformance(
-            type: TypeMetadata(immortalRecord: TypeRecord.immortalRecord(for: metadata)),
-            protocolDescriptor: self,
-            witnessTable: witnessTable
-        )
+        return Conformance(type: metadata, protocolDescriptor: self, witnessTable: witnessTable)
     }
 
     /// The witness table of a type's conformance, or `nil` when the type does not conform.

@@ -52,7 +52,7 @@ public struct ExistentialContents: Hashable, Sendable {
         self.dynamicType = dynamicType
         conformances = contents.tables.map { protocolReference, table in
             Conformance(
-                type: dynamicType,
+                type: dynamicType.reference,
                 protocolDescriptor: ProtocolDescriptor(protocolReference),
                 witnessTable: table
             )

@@ -26,7 +26,7 @@ extension ProtocolDescriptor {
             return nil
         }
         return OpaqueValueAccess.existentialMetatype(
-            conformance.type.reference,
+            conformance.typeReference,
             witnessTable: conformance.witnessTable,
             as: E.self
         )
