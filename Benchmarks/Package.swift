@@ -27,6 +27,14 @@ let package = Package(
             dependencies: [.product(name: "RuntimeMetadata", package: "RuntimeMetadata")],
             path: "Tools/ScaleProbe"
         ),
+        // The framework-shaped warm probe (issue 47), built in the Swift 5 language mode as
+        // frameworks that have not moved to 6 are.
+        .executableTarget(
+            name: "FrameworkShapeProbe",
+            dependencies: [.product(name: "RuntimeMetadata", package: "RuntimeMetadata")],
+            path: "Tools/FrameworkShapeProbe",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .executableTarget(
             name: "CensusTarget",
             path: "Tools/CensusTarget"

@@ -84,6 +84,28 @@ PAIRS = [
     # Issue 39: arrays aligned by an edit script, as customDump aligns them; one row inserted at
     # the front is one difference, not a thousand.
     ("Diff.array1k.oneInsert", "Diff.array1k.oneInsert.customDump", ">= 10x faster", 10.0, 8.0),
+    # Issue 47: the same questions in the shape frameworks write them (FrameworkShape.swift):
+    # globals of a library file, four types alternating, each side a closure the timing loop
+    # calls through its context. The goals are the issue's; where a goal is above what the
+    # shape allows, the row is paired with its ceiling too: the same dynamic work by hand.
+    ("Framework.conformance.hit.warm", "Framework.is.hit", ">= 5x faster", 5.0, 2.4),
+    ("Framework.conformance.miss.warm", "Framework.is.miss", ">= 5x faster", 5.0, 2.0),
+    ("Framework.conformanceOf.warm", "Framework.asCast.metatype", ">= 5x faster", 5.0, 2.2),
+    ("Framework.withOpened.call.warm", "Framework.ceiling.typed.call", "within 2x of the typed call", 0.5, 0.25),
+    ("Framework.withOpened.call.warm", "Framework.asCast.call", "information", None, None),
+    ("Framework.open.call.warm", "Framework.ceiling.typedCopy.call", ">= 0.6x the typed copy's ratio", 0.6, 0.35),
+    ("Framework.open.call.warm", "Framework.asCast.call", "information", None, None),
+    ("Framework.fields.names.warm", "Framework.Mirror.labels", ">= 200x faster", 200.0, 120.0),
+    ("Framework.field.byName.warm", "Framework.keyPath.read", ">= 2x faster", 2.0, 1.25),
+    ("Framework.field.held.warm", "Framework.keyPath.read", ">= 5x faster", 5.0, 3.0),
+    ("Framework.enum.caseName.warm", "Framework.Mirror.caseName", ">= 100x faster", 100.0, 30.0),
+    ("Framework.equality.layout.warm", "Framework.Equatable.own", "within 2x", 0.5, 0.4),
+    ("Framework.equality.layout.warm", "Framework.ceiling.layout.probeCompare", "within 1.5x of the ceiling",
+     1 / 1.5, 0.5),
+    # Information: the same eight properties in a type that is not Equatable, against the
+    # Equatable twin's own `==`.
+    ("Framework.equality.layout.plain.warm", "Framework.Equatable.own", "information", None, None),
+    ("Framework.typeByName.warm", "Framework.stdlibTypeByName", ">= 5x faster", 5.0, 4.5),
     # ViewGraph (issue 6): per sample, not per call. The two pairs against AnyView are
     # information: their goals were withdrawn (issue 30), since both trees run through the same
     # graph; the graph is measured against its floor below.
@@ -152,6 +174,12 @@ CEILINGS = [
      "Realistic.withOpened.call.warm: the call alone, on values already typed"),
     ("Realistic.typed.copyCall", "Realistic.AsCast.call",
      "Realistic.open.call.warm: the call on a copy of each value already typed, the copy destroyed after"),
+    ("Framework.ceiling.typed.call", "Framework.asCast.call",
+     "Framework.withOpened.call.warm: the call alone, on values already typed, borrowed in their array"),
+    ("Framework.ceiling.typedCopy.call", "Framework.asCast.call",
+     "Framework.open.call.warm: the call on a copy of each value already typed"),
+    ("Framework.ceiling.layout.probeCompare", "Framework.Equatable.own",
+     "Framework.equality.layout.warm: one probe of a table keyed by metadata, the bytes compared, two NaN checks"),
     ("Fields.read.untypedAll", "Fields.read.typedAll",
      "Walker.parts.untyped.warm (as typed / untyped): the eight copies into Any, without a walker"),
 ]
@@ -159,6 +187,7 @@ CEILINGS = [
 # Absolute goals without a baseline: (benchmark, goal text, limit in ns).
 ABSOLUTE = [
     ("Conformers.records.warm", "<= 1 us", 1000.0),
+    ("Framework.conformers.warm", "<= 1 us", 1000.0),
     # Issue 39: the alignment's bound, two 10,000-element arrays that differ everywhere.
     ("Diff.array10k.allChanged", "well under 1 s (<= 250 ms)", 250_000_000.0),
 ]

@@ -266,6 +266,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     realisticBenchmarks(warm)
+    frameworkShapeBenchmarks(warm)
     openingCeilingBenchmarks(warm)
     lendingRetainBenchmarks()
     elementRetainBenchmarks()

@@ -1,0 +1,308 @@
+// FrameworkShape.swift
+//
+// The warm paths in the shape a framework calls them (issue 47), each beside what its author
+// would write instead, and, where the goal is above what the shape allows, beside a ceiling:
+// the same dynamic work written by hand.
+//
+// The shape:
+// - values, types and descriptors are globals of a library file (lazily initialized, so each
+//   read goes through the global's accessor, as a framework's `static let`s do);
+// - four types alternate on every call: two structs, a final class and an enum that conform
+//   to `FrameShape`, or four that do not for a miss;
+// - each side is a closure the optimizer cannot see (`hidden`), called from a timing loop
+//   that is not inlined (`frameworkTimed`);
+// - the baselines are `is any P.Type`, `as? any P` then the call, a `KeyPath` held in a
+//   global, `Mirror`, the type's own synthesized `==` and `_typeByName`.
+//
+// The same rows, interleaved in one process: ../Tools/FrameworkShapeProbe (a copy of the
+// issue's probe).
+
+import Benchmark
+import RuntimeMetadata
+
+/// The protocol frameworks ask about.
+protocol FrameShape { func area() -> Int }
+
+struct FrameSquare: FrameShape {
+    var side = 3
+    func area() -> Int { side * side }
+}
+
+struct FrameRect: FrameShape {
+    var width = 2
+    var height = 5
+    func area() -> Int { width * height }
+}
+
+final class FrameDisc: FrameShape {
+    var radius = 2
+    func area() -> Int { 3 * radius * radius }
+}
+
+enum FrameTriangle: FrameShape {
+    case right(Int), flat
+    func area() -> Int {
+        if case .right(let base) = self { return base }
+        return 0
+    }
+}
+
+struct FrameNotShape { var x = 1 }
+struct FrameAlsoNot { var y = "y" }
+final class FrameNotClass { var z = 0 }
+enum FrameNotEnum { case one, two }
+
+/// Eight stored properties: four integers, two strings, two doubles.
+struct FrameEight: Equatable {
+    var a = 1, b = 2, c = 3, d = 4
+    var e = "e", f = "f"
+    var g = 7.0, h = 8.0
+}
+
+/// The same properties, not `Equatable`: compared by layout alone.
+struct FramePlainEight {
+    var a = 1, b = 2, c = 3, d = 4
+    var e = "e", f = "f"
+    var g = 7.0, h = 8.0
+}
+
+enum FrameEvent { case tap(x: Int, y: Int), key(String), scroll(Double), idle }
+
+// The globals a framework keeps.
+let frameShape = try! ProtocolDescriptor((any FrameShape).self)
+nonisolated(unsafe) let frameHits: [Any.Type] = hidden([
+    FrameSquare.self, FrameRect.self, FrameDisc.self, FrameTriangle.self,
+])
+nonisolated(unsafe) let frameMisses: [Any.Type] = hidden([
+    FrameNotShape.self, FrameAlsoNot.self, FrameNotClass.self, FrameNotEnum.self,
+])
+nonisolated(unsafe) let frameValues: [Any] = hidden([FrameSquare(), FrameRect(), FrameDisc(), FrameTriangle.right(4)])
+nonisolated(unsafe) let frameTyped: [any FrameShape] = hidden([
+    FrameSquare(), FrameRect(), FrameDisc(), FrameTriangle.right(4),
+])
+let frameEight: FrameEight = hidden(FrameEight())
+let frameEightOther: FrameEight = hidden(FrameEight())
+let framePlainEight: FramePlainEight = hidden(FramePlainEight())
+let framePlainEightOther: FramePlainEight = hidden(FramePlainEight())
+nonisolated(unsafe) let frameEightType: Any.Type = hidden(FrameEight.self)
+let frameEightMetadata = TypeMetadata(FrameEight.self)
+let frameFieldC = try! frameEightMetadata.field(named: "c")
+nonisolated(unsafe) let frameKeyPathC: KeyPath<FrameEight, Int> = hidden(\FrameEight.c)
+let frameEvents: [FrameEvent] = hidden([.tap(x: 1, y: 2), .key("k"), .scroll(1.5), .idle])
+let frameEventMetadata = TypeMetadata(FrameEvent.self)
+let frameTypeNames: [String] = hidden([
+    "Swift.Dictionary<Swift.String, Swift.Array<Swift.Int>>", "Swift.Int", "Swift.Optional<Swift.String>",
+    "Swift.Array<Swift.Double>",
+])
+let frameMangledNames: [String] = hidden(["SDySSSaySiGG", "Si", "SSSg", "SaySdG"])
+
+/// The index of the type the next call asks about: 0, 1, 2, 3, 0, …
+nonisolated(unsafe) var frameIndex = 0
+
+@inline(__always)
+func frameNext() -> Int {
+    frameIndex = (frameIndex &+ 1) & 3
+    return frameIndex
+}
+
+/// Calls `body` ``callsPerSample`` times per sample, out of line: `body` is a closure the
+/// timing loop calls through its context, as a framework's callback is called.
+@inline(never)
+func frameworkTimed(_ benchmark: Benchmark, _ body: () -> Int) {
+    var sink = 0
+    for _ in benchmark.scaledIterations {
+        for _ in 0..<callsPerSample { sink &+= body() }
+    }
+    blackHole(sink)
+}
+
+/// A copy of an element, out of line, so that the call is made on a copy.
+@inline(never)
+func frameCopyOut(_ elements: [any FrameShape], _ index: Int) -> any FrameShape { elements[index] }
+
+/// The ceiling of layout equality: the least dynamic work a comparison by metadata does, by
+/// hand. One probe of an open-addressed table keyed by metadata, as the library's tables are,
+/// for the word that says what identical bits decide; then the values' bytes compared, and the
+/// two doubles checked for NaN.
+enum FrameLayoutCeiling {
+    /// 64 slots of (metadata, word); the benchmark's one type is in it.
+    nonisolated(unsafe) static let slots: UnsafeMutablePointer<(UInt, UInt)> = {
+        let slots = UnsafeMutablePointer<(UInt, UInt)>.allocate(capacity: 64)
+        slots.initialize(repeating: (0, 0), count: 64)
+        let key = UInt(bitPattern: unsafeBitCast(FrameEight.self as Any.Type, to: Int.self))
+        var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        while slots[index].0 != 0 { index = (index + 1) & 63 }
+        slots[index] = (key, 1)
+        return slots
+    }()
+
+    @inline(__always)
+    static func word<T>(for _: T.Type) -> UInt {
+        let key = UInt(bitPattern: unsafeBitCast(T.self as Any.Type, to: Int.self))
+        var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        while true {
+            let slot = slots[index]
+            if slot.0 == key { return slot.1 }
+            if slot.0 == 0 { return 0 }
+            index = (index + 1) & 63
+        }
+    }
+
+    @inline(__always)
+    static func equals(_ lhs: FrameEight, _ rhs: FrameEight) -> Bool {
+        guard word(for: FrameEight.self) & 1 != 0 else { return false }
+        return withUnsafeBytes(of: lhs) { left in
+            withUnsafeBytes(of: rhs) { right in
+                for offset in stride(from: 0, to: MemoryLayout<FrameEight>.size, by: 8)
+                where left.load(fromByteOffset: offset, as: UInt64.self)
+                    != right.load(fromByteOffset: offset, as: UInt64.self)
+                {
+                    return false
+                }
+                for offset in [MemoryLayout<FrameEight>.offset(of: \.g)!, MemoryLayout<FrameEight>.offset(of: \.h)!]
+                where left.load(fromByteOffset: offset, as: UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF
+                    > 0x7FF0_0000_0000_0000
+                {
+                    return false
+                }
+                return true
+            }
+        }
+    }
+}
+
+func frameworkShapeBenchmarks(_ warm: Benchmark.Configuration) {
+    // Every answer cached before the warm rows, as in a framework that has run for a while.
+    for type in frameHits + frameMisses { _ = frameShape.conformance(of: type) }
+    for value in frameValues { _ = frameShape.open(value, as: (any FrameShape).self) }
+    _ = TypeMetadata.layoutEquals(frameEight, frameEightOther)
+    _ = TypeMetadata.layoutEquals(framePlainEight, framePlainEightOther)
+    for event in frameEvents { _ = try! frameEventMetadata.caseName(of: event) }
+
+    // Conformance checks.
+    Benchmark("Framework.conformance.hit.warm", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameShape.isConformed(by: frameHits[frameNext()]) ? 1 : 0 })
+    }
+    Benchmark("Framework.is.hit", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameHits[frameNext()] is any FrameShape.Type ? 1 : 0 })
+    }
+    Benchmark("Framework.conformance.miss.warm", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameShape.isConformed(by: frameMisses[frameNext()]) ? 1 : 0 })
+    }
+    Benchmark("Framework.is.miss", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameMisses[frameNext()] is any FrameShape.Type ? 1 : 0 })
+    }
+    Benchmark("Framework.conformanceOf.warm", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameShape.conformance(of: frameHits[frameNext()]) != nil ? 1 : 0 })
+    }
+    Benchmark("Framework.asCast.metatype", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { (frameHits[frameNext()] as? any FrameShape.Type) != nil ? 1 : 0 })
+    }
+
+    // Opening an Any, then a call; the ceilings are the same call on values already typed.
+    Benchmark("Framework.withOpened.call.warm", configuration: warm) { benchmark in
+        frameworkTimed(
+            benchmark,
+            hidden { frameShape.withOpened(frameValues[frameNext()], as: (any FrameShape).self) { $0.area() } ?? 0 }
+        )
+    }
+    Benchmark("Framework.open.call.warm", configuration: warm) { benchmark in
+        frameworkTimed(
+            benchmark,
+            hidden { frameShape.open(frameValues[frameNext()], as: (any FrameShape).self)?.area() ?? 0 }
+        )
+    }
+    Benchmark("Framework.asCast.call", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { (frameValues[frameNext()] as? any FrameShape)?.area() ?? 0 })
+    }
+    Benchmark("Framework.ceiling.typed.call", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameTyped[frameNext()].area() })
+    }
+    Benchmark("Framework.ceiling.typedCopy.call", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameCopyOut(frameTyped, frameNext()).area() })
+    }
+
+    // Fields.
+    Benchmark("Framework.fields.names.warm", configuration: warm) { benchmark in
+        frameworkTimed(
+            benchmark,
+            hidden {
+                var sum = 0
+                for field in try! TypeMetadata(frameEightType).fields { sum &+= field.name.utf8.count &+ field.offset }
+                return sum
+            }
+        )
+    }
+    Benchmark("Framework.Mirror.labels", configuration: warm) { benchmark in
+        frameworkTimed(
+            benchmark,
+            hidden {
+                var sum = 0
+                for child in Mirror(reflecting: frameEight).children { sum &+= child.label!.utf8.count }
+                return sum
+            }
+        )
+    }
+    Benchmark("Framework.field.byName.warm", configuration: warm) { benchmark in
+        frameworkTimed(
+            benchmark,
+            hidden { try! frameEightMetadata.field(named: "c").value(in: frameEight, as: Int.self) }
+        )
+    }
+    Benchmark("Framework.field.held.warm", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { try! frameFieldC.value(in: frameEight, as: Int.self) })
+    }
+    Benchmark("Framework.keyPath.read", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameEight[keyPath: frameKeyPathC] })
+    }
+
+    // Enum case names.
+    Benchmark("Framework.enum.caseName.warm", configuration: warm) { benchmark in
+        frameworkTimed(
+            benchmark,
+            hidden { try! frameEventMetadata.caseName(of: frameEvents[frameNext()]).utf8.count }
+        )
+    }
+    Benchmark("Framework.Mirror.caseName", configuration: warm) { benchmark in
+        frameworkTimed(
+            benchmark,
+            hidden {
+                let event = frameEvents[frameNext()]
+                return (Mirror(reflecting: event).children.first?.label ?? String(describing: event)).utf8.count
+            }
+        )
+    }
+
+    // Layout equality.
+    Benchmark("Framework.equality.layout.warm", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { TypeMetadata.layoutEquals(frameEight, frameEightOther) ? 1 : 0 })
+    }
+    Benchmark("Framework.equality.layout.plain.warm", configuration: warm) { benchmark in
+        frameworkTimed(
+            benchmark,
+            hidden { TypeMetadata.layoutEquals(framePlainEight, framePlainEightOther) ? 1 : 0 }
+        )
+    }
+    Benchmark("Framework.Equatable.own", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameEight == frameEightOther ? 1 : 0 })
+    }
+    Benchmark("Framework.ceiling.layout.probeCompare", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { FrameLayoutCeiling.equals(frameEight, frameEightOther) ? 1 : 0 })
+    }
+
+    // Types by name.
+    Benchmark("Framework.typeByName.warm", configuration: warm) { benchmark in
+        frameworkTimed(
+            benchmark,
+            hidden { (try? TypeMetadata(named: frameTypeNames[frameNext()])) != nil ? 1 : 0 }
+        )
+    }
+    Benchmark("Framework.stdlibTypeByName", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { _typeByName(frameMangledNames[frameNext()]) != nil ? 1 : 0 })
+    }
+
+    // Every conformer of a protocol, warm (an absolute time).
+    Benchmark("Framework.conformers.warm", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameShape.conformanceRecords().count })
+    }
+}
