@@ -120,26 +120,33 @@ func frameworkTimed(_ benchmark: Benchmark, _ body: () -> Int) {
 @inline(never)
 func frameCopyOut(_ elements: [any FrameShape], _ index: Int) -> any FrameShape { elements[index] }
 
-/// The ceiling of layout equality: the least dynamic work a comparison by metadata does, by
-/// hand. One probe of an open-addressed table keyed by metadata, as the library's tables are,
-/// for the word that says what identical bits decide; then the values' bytes compared, and the
-/// two doubles checked for NaN.
-enum FrameLayoutCeiling {
-    /// 64 slots of (metadata, word); the benchmark's one type is in it.
-    nonisolated(unsafe) static let slots: UnsafeMutablePointer<(UInt, UInt)> = {
-        let slots = UnsafeMutablePointer<(UInt, UInt)>.allocate(capacity: 64)
+/// An open-addressed table of 64 slots of (metadata, word), keyed and probed as the library's
+/// caches are: the one probe each ceiling makes, by hand.
+struct FrameProbeTable: @unchecked Sendable {
+    let slots: UnsafeMutablePointer<(UInt, UInt)>
+
+    init(_ entries: [(type: Any.Type, word: UInt)]) {
+        slots = .allocate(capacity: 64)
         slots.initialize(repeating: (0, 0), count: 64)
-        let key = UInt(bitPattern: unsafeBitCast(FrameEight.self as Any.Type, to: Int.self))
-        var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
-        while slots[index].0 != 0 { index = (index + 1) & 63 }
-        slots[index] = (key, 1)
-        return slots
-    }()
+        for entry in entries {
+            let key = Self.key(entry.type)
+            var index = Self.home(key)
+            while slots[index].0 != 0 { index = (index + 1) & 63 }
+            slots[index] = (key, entry.word)
+        }
+    }
 
     @inline(__always)
-    static func word<T>(for _: T.Type) -> UInt {
-        let key = UInt(bitPattern: unsafeBitCast(T.self as Any.Type, to: Int.self))
-        var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    static func key(_ type: Any.Type) -> UInt { UInt(bitPattern: unsafeBitCast(type, to: Int.self)) }
+
+    @inline(__always)
+    static func home(_ key: UInt) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58) }
+
+    /// The word stored for a type, or 0.
+    @inline(__always)
+    func word(for type: Any.Type) -> UInt {
+        let key = Self.key(type)
+        var index = Self.home(key)
         while true {
             let slot = slots[index]
             if slot.0 == key { return slot.1 }
@@ -147,26 +154,43 @@ enum FrameLayoutCeiling {
             index = (index + 1) & 63
         }
     }
+}
 
-    @inline(__always)
-    static func equals(_ lhs: FrameEight, _ rhs: FrameEight) -> Bool {
-        guard word(for: FrameEight.self) & 1 != 0 else { return false }
-        return withUnsafeBytes(of: lhs) { left in
-            withUnsafeBytes(of: rhs) { right in
-                for offset in stride(from: 0, to: MemoryLayout<FrameEight>.size, by: 8)
-                where left.load(fromByteOffset: offset, as: UInt64.self)
-                    != right.load(fromByteOffset: offset, as: UInt64.self)
-                {
-                    return false
-                }
-                for offset in [MemoryLayout<FrameEight>.offset(of: \.g)!, MemoryLayout<FrameEight>.offset(of: \.h)!]
-                where left.load(fromByteOffset: offset, as: UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF
-                    > 0x7FF0_0000_0000_0000
-                {
-                    return false
-                }
-                return true
+/// The conformance ceiling's table: each hit's witness table (any nonzero word), each miss's "no".
+let frameConformanceCeiling = FrameProbeTable(
+    [FrameSquare.self, FrameRect.self, FrameDisc.self, FrameTriangle.self].map { ($0, 2) }
+        + [FrameNotShape.self, FrameAlsoNot.self, FrameNotClass.self, FrameNotEnum.self].map { ($0, 1) }
+)
+
+/// The layout ceiling's table: for `FrameEight`, "identical bits decide unless a NaN" and the
+/// offsets of its two doubles.
+let frameLayoutCeiling = FrameProbeTable([
+    (
+        FrameEight.self,
+        1 | UInt(MemoryLayout<FrameEight>.offset(of: \.g)!) << 8 | UInt(MemoryLayout<FrameEight>.offset(of: \.h)!) << 16
+    )
+])
+
+/// The ceiling of layout equality, by hand: the metadata, one probe of a table keyed by it for
+/// the word that says what identical bits decide, the values' bytes compared, and the two
+/// doubles the word locates checked for NaN.
+@inline(__always)
+func frameLayoutCeilingEquals<T>(_ lhs: T, _ rhs: T) -> Bool {
+    let word = frameLayoutCeiling.word(for: T.self)
+    guard word & 1 != 0 else { return false }
+    return withUnsafeBytes(of: lhs) { left in
+        withUnsafeBytes(of: rhs) { right in
+            for offset in stride(from: 0, to: MemoryLayout<T>.size, by: 8)
+            where left.load(fromByteOffset: offset, as: UInt64.self)
+                != right.load(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
             }
+            let first = Int(word >> 8 & 0xFF)
+            let second = Int(word >> 16 & 0xFF)
+            return left.load(fromByteOffset: first, as: UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF <= 0x7FF0_0000_0000_0000
+                && left.load(fromByteOffset: second, as: UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF
+                    <= 0x7FF0_0000_0000_0000
         }
     }
 }
@@ -191,6 +215,9 @@ func frameworkShapeBenchmarks(_ warm: Benchmark.Configuration) {
     }
     Benchmark("Framework.is.miss", configuration: warm) { benchmark in
         frameworkTimed(benchmark, hidden { frameMisses[frameNext()] is any FrameShape.Type ? 1 : 0 })
+    }
+    Benchmark("Framework.ceiling.conformance.probe", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameConformanceCeiling.word(for: frameHits[frameNext()]) & 2 != 0 ? 1 : 0 })
     }
     Benchmark("Framework.conformanceOf.warm", configuration: warm) { benchmark in
         frameworkTimed(benchmark, hidden { frameShape.conformance(of: frameHits[frameNext()]) != nil ? 1 : 0 })
@@ -287,7 +314,7 @@ func frameworkShapeBenchmarks(_ warm: Benchmark.Configuration) {
         frameworkTimed(benchmark, hidden { frameEight == frameEightOther ? 1 : 0 })
     }
     Benchmark("Framework.ceiling.layout.probeCompare", configuration: warm) { benchmark in
-        frameworkTimed(benchmark, hidden { FrameLayoutCeiling.equals(frameEight, frameEightOther) ? 1 : 0 })
+        frameworkTimed(benchmark, hidden { frameLayoutCeilingEquals(frameEight, frameEightOther) ? 1 : 0 })
     }
 
     // Types by name.

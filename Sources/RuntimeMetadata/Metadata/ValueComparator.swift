@@ -85,8 +85,7 @@ enum LayoutEquality {
     static var callsEquals: UInt { 4 }
 
     /// Identical bits mean equal values unless a floating-point number the value stores is a
-    /// NaN; set with ``callsEquals``, whose comparator knows where the numbers are
-    /// (``EqualsWitnessComparator/holdsNaN(_:)``).
+    /// NaN, which the comparator checks (``ValueComparator/holdsNaN(_:)``).
     @usableFromInline
     static var identicalBitsUnlessNaN: UInt { 8 }
 
@@ -133,22 +132,31 @@ enum LayoutEquality {
         if word & identicalBitsAreEqual != 0 {
             if unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, count: size) { return true }
             if word & differentBitsAreUnequal != 0 { return false }
+        } else if word & identicalBitsUnlessNaN != 0, unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, count: size),
+            unsafe !holdsNaN(lhs, comparatorWord: word)
+        {
+            return true
         }
         if word & callsEquals != 0 {
-            // The type's own `==`, called from here through its witness, unless the values'
-            // bits are identical and no floating-point number in them is a NaN.
+            // The type's own `==`, called from here through its witness.
             return unsafe Unmanaged<EqualsWitnessComparator>.fromOpaque(
                 UnsafeRawPointer(bitPattern: word & ~flagMask).unsafelyUnwrapped
-            )._withUnsafeGuaranteedRef { comparator in
-                if word & identicalBitsUnlessNaN != 0, unsafe OpaqueValueAccess.bytesEqual(lhs, rhs, count: size),
-                    unsafe !comparator.holdsNaN(lhs)
-                {
-                    return true
-                }
-                return unsafe comparator.callEquals(lhs, rhs)
-            }
+            )._withUnsafeGuaranteedRef { unsafe $0.callEquals(lhs, rhs) }
         }
         return unsafe compareStorage(lhs, rhs, comparatorWord: word)
+    }
+
+    /// Whether a floating-point number in a value is a NaN, by the comparator in a table word
+    /// (``identicalBitsUnlessNaN``), out of line.
+    /// - Parameters:
+    ///   - value: The value's storage.
+    ///   - comparatorWord: The comparator's table word.
+    /// - Returns: `true` when identical bits do not make the value equal to another.
+    @usableFromInline
+    static func holdsNaN(_ value: UnsafeRawPointer, comparatorWord: UInt) -> Bool {
+        unsafe Unmanaged<ValueComparator>.fromOpaque(
+            UnsafeRawPointer(bitPattern: comparatorWord & ~flagMask).unsafelyUnwrapped
+        )._withUnsafeGuaranteedRef { unsafe $0.holdsNaN(value) }
     }
 
     /// Compares two values with a comparator from the table: the comparator's structural
@@ -211,6 +219,13 @@ class ValueComparator: @unchecked Sendable {
     /// - Parameter size: The size of the values compared.
     /// - Returns: This comparator and no flags, by default.
     func tableEntry(size: Int) -> (comparator: ValueComparator, flags: UInt) { (self, 0) }
+
+    /// Whether one of a value's floating-point numbers is a NaN (or may be), for a comparator
+    /// whose table word says identical bits decide unless one is.
+    /// - Parameter value: The value's storage.
+    /// - Returns: `true` when identical bits do not make the value equal to another; `true` by
+    ///   default.
+    func holdsNaN(_ value: UnsafeRawPointer) -> Bool { true }
 
     /// A comparator that calls a type's own `==` on the values in place, through the witness
     /// table of its `Equatable` conformance: no copy of either value, unlike a generic
@@ -362,11 +377,7 @@ final class EqualsWitnessComparator: ValueComparator, @unchecked Sendable {
         (self, LayoutEquality.callsEquals | (floatingPointSlots != nil ? LayoutEquality.identicalBitsUnlessNaN : 0))
     }
 
-    /// Whether one of a value's floating-point numbers is a NaN (or may be).
-    /// - Parameter value: The value's storage.
-    /// - Returns: `true` when identical bits do not make the value equal to another.
-    @usableFromInline
-    func holdsNaN(_ value: UnsafeRawPointer) -> Bool {
+    override func holdsNaN(_ value: UnsafeRawPointer) -> Bool {
         guard let floatingPointSlots else { return true }
         return unsafe OpaqueValueAccess.holdsNaN(value, slots: floatingPointSlots)
     }
@@ -438,17 +449,22 @@ private final class IdenticalBitsComparator: ValueComparator, @unchecked Sendabl
         return unsafe comparator.equals(lhs, rhs, &pending)
     }
 
+    override func holdsNaN(_ value: UnsafeRawPointer) -> Bool {
+        unsafe !floatingPointSlots.isEmpty && OpaqueValueAccess.holdsNaN(value, slots: floatingPointSlots)
+    }
+
     override func tableEntry(size: Int) -> (comparator: ValueComparator, flags: UInt) {
         // The caller compares the whole value's bits (a copy's padding is the same). Without
         // padding, the table holds the comparison to make when they differ; with padding, this
         // comparator, which compares the bits of the data alone, range by range, first.
         guard floatingPointSlots.isEmpty else {
-            // Identical bits decide only with no NaN among them: the type's own `==` checks
-            // that from the caller (`identicalBitsUnlessNaN`; all the bits compared there,
-            // padding too, which only sends more comparisons on to `==`), any other here.
+            // Identical bits decide only with no NaN among them, which the caller checks
+            // (`identicalBitsUnlessNaN`; all the bits compared there, padding too, which only
+            // sends more comparisons on): by the type's own `==`'s comparator when it is one,
+            // else by this one, which compares the data's bits again when they differ.
             let inner = comparator.tableEntry(size: size)
             if inner.flags & LayoutEquality.identicalBitsUnlessNaN != 0 { return inner }
-            return (self, 0)
+            return (self, LayoutEquality.identicalBitsUnlessNaN)
         }
         guard coversValue else { return (self, LayoutEquality.identicalBitsAreEqual) }
         let inner = comparator.tableEntry(size: size)
