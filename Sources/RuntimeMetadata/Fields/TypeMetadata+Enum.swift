@@ -138,6 +138,9 @@ extension TypeMetadata {
     /// - Returns: The name, or `nil` when the tag is not read in place or names no case.
     @usableFromInline
     func caseName(in value: BorrowedValue) -> String? {
+        // The commonest question, a value of the enum type itself, read with one call of its
+        // tag witness; a value in containers, or of another type, by ``enumTag(in:)``.
+        if value.staticType == reference, let tag = value.ownEnumTag() { return caseName(forTag: tag) }
         guard let tag = enumTag(in: value) else { return nil }
         return caseName(forTag: tag)
     }

@@ -66,6 +66,19 @@ struct BorrowedValue {
 }
 
 extension BorrowedValue {
+    /// The tag of the value as a value of its static type, when that type has enum witnesses
+    /// (an enum or an optional): ``enumTag(of:)`` for the value's own type, inlined.
+    /// - Returns: The tag, or `nil` when the static type is not an enum.
+    @inline(__always)
+    func ownEnumTag() -> Int? {
+        guard let witnesses = unsafe OpaqueValueAccess.enumWitnesses(staticType) else { return nil }
+        return unsafe RuntimeEntryPoints.callGetEnumTag(
+            witnesses.witness(.getEnumTag),
+            value: address,
+            metadata: staticType.address
+        )
+    }
+
     /// `Any`'s metadata.
     private static var anyType: MetadataReference { MetadataReference(Any.self) }
 }
