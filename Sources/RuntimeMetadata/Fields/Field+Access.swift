@@ -23,6 +23,7 @@ extension Field {
     ///   type is unknown (or hidden, ``isTypeHidden``); ``RuntimeMetadataError/noncopyableType(typeName:)``
     ///   when it is noncopyable.
     @inlinable
+    @inline(__always)
     public func value<Root, Value>(in root: Root, as type: Value.Type = Value.self) throws(RuntimeMetadataError)
         -> Value
     {
