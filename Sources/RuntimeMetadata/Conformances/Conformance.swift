@@ -132,6 +132,7 @@ extension ProtocolDescriptor {
     /// - Parameter type: The type.
     /// - Returns: The conformance, or `nil`.
     @inlinable
+    @inline(__always)
     public func conformance(of type: Any.Type) -> Conformance? {
         conformance(of: MetadataReference(type))
     }
@@ -159,6 +160,7 @@ extension ProtocolDescriptor {
     /// - Parameter type: The type.
     /// - Returns: `true` when the runtime finds a conformance.
     @inlinable
+    @inline(__always)
     public func isConformed(by type: Any.Type) -> Bool {
         answer(for: MetadataReference(type)) != nil
     }
