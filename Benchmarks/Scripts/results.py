@@ -90,7 +90,7 @@ PAIRS = [
     # shape allows, the row is paired with its ceiling too: the same dynamic work by hand.
     ("Framework.conformance.hit.warm", "Framework.is.hit", ">= 5x faster", 5.0, 2.4),
     ("Framework.conformance.miss.warm", "Framework.is.miss", ">= 5x faster", 5.0, 2.0),
-    ("Framework.conformanceOf.warm", "Framework.asCast.metatype", ">= 5x faster", 5.0, 2.2),
+    ("Framework.conformanceOf.warm", "Framework.asCast.metatype", ">= 5x faster", 5.0, 1.8),
     ("Framework.conformance.hit.warm", "Framework.ceiling.conformance.probe", "within 1.5x of the ceiling",
      1 / 1.5, 0.5),
     ("Framework.conformance.miss.warm", "Framework.ceiling.conformance.probe", "within 1.5x of the ceiling",
@@ -103,7 +103,7 @@ PAIRS = [
     ("Framework.open.call.warm", "Framework.asCast.call", "information", None, None),
     ("Framework.fields.names.warm", "Framework.Mirror.labels", ">= 200x faster", 200.0, 120.0),
     ("Framework.field.byName.warm", "Framework.keyPath.read", ">= 2x faster", 2.0, 1.25),
-    ("Framework.field.held.warm", "Framework.keyPath.read", ">= 5x faster", 5.0, 3.0),
+    ("Framework.field.held.warm", "Framework.keyPath.read", ">= 5x faster", 5.0, 2.5),
     ("Framework.enum.caseName.warm", "Framework.Mirror.caseName", ">= 100x faster", 100.0, 30.0),
     ("Framework.equality.layout.warm", "Framework.Equatable.own", "within 2x", 0.5, 0.4),
     ("Framework.equality.layout.warm", "Framework.ceiling.layout.probeCompare", "within 1.5x of the ceiling",
