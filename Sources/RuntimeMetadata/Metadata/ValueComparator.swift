@@ -63,11 +63,12 @@ struct PendingComparisons {
 /// The entry point of layout equality: the cached comparator of a type, found and applied.
 ///
 /// A type's comparator is kept in a word table of its own (``CacheTable/comparators``), keyed by
-/// metadata, whose value is the comparator's address with three flags in its low bits, which an
-/// object's alignment leaves free. The flags say what identical bits decide and whether the
-/// comparator is the type's own `==`, so that the common case, a value compared with an
-/// unchanged copy of itself, is answered in the caller's specialized code (one probe of a small
-/// table and a comparison of `MemoryLayout<T>.size` bytes, with no call), and an `Equatable`
+/// metadata, whose value is the comparator's address with four flags in its low bits, which an
+/// object's alignment leaves free. The flags say what identical bits decide (alone, or unless a
+/// stored floating-point number is a NaN) and whether the comparator is the type's own `==`, so
+/// that the common case, a value compared with an unchanged copy of itself, is answered in the
+/// caller's specialized code (one probe of a small table and a comparison of
+/// `MemoryLayout<T>.size` bytes, with no call, or one call to look for NaNs), and an `Equatable`
 /// type's `==` is called from there too.
 @usableFromInline
 enum LayoutEquality {
