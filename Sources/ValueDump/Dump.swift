@@ -368,6 +368,28 @@ private struct Dumper {
         writeNode(walker.node(for: consume value), label: label, indent: indent, maxDepth: maxDepth, to: &target)
     }
 
+    /// The identity `Swift.dump` numbers a line with: a class instance's, or a metatype's,
+    /// also where optionals wrap the metatype, as `dump` finds it by `value as? Any.Type`,
+    /// which looks through optionals (stdlib/public/core/Dump.swift). The cast is not made:
+    /// the optionals are unwrapped only where their declared wrapped type can hold a metatype.
+    private func identifier(of node: borrowing ValueNode) -> ObjectIdentifier? {
+        guard node.style == .optional else { return node.objectIdentifier }
+        guard let wrapped = node.declaredType(ofChildAt: 0) else { return nil }
+        switch wrapped.kind {
+        case .metatype, .existentialMetatype, .existential, .optional: break
+        default: return nil
+        }
+        var current = walker.node(forChildAt: 0, of: node)
+        while let unwrapped = current, unwrapped.style == .optional {
+            current = walker.node(forChildAt: 0, of: unwrapped)
+        }
+        guard let unwrapped = current else { return nil }
+        switch unwrapped.type.kind {
+        case .metatype, .existentialMetatype: return unwrapped.objectIdentifier
+        default: return nil
+        }
+    }
+
     /// One node's line; frames for its children and its `super:` section follow it.
     private mutating func writeNode(
         _ node: consuming ValueNode,
@@ -400,7 +422,7 @@ private struct Dumper {
         }
         target.writeLineStart(indent: indent, bullet: Self.bullet(count: count, maxDepth: maxDepth), label: label)
         Summary.write(node, childCount: count, to: &target)
-        if let identifier = node.objectIdentifier {
+        if let identifier = identifier(of: node) {
             target.write(" #")
             if let previous = visitedItems[identifier] {
                 target.write(String(previous))

@@ -143,6 +143,9 @@ struct ValueDumpCorpusTests {
             Lazy?.some(Lazy()) as Any, Raw?.some(.a) as Any, Derived?.some(Derived()) as Any,
             Double?.some(.nan) as Any, Optional(NSNumber(value: 2)) as Any, Optional([1, 2]) as Any,
             Optional("q\"uote") as Any, Optional(Character("x")) as Any, Optional((1, "t")) as Any,
+            // Metatypes in optionals, which `dump` numbers on the optional's line too.
+            Optional(Int.self) as Any, Optional.some(Optional(Empty.self)) as Any, Optional<Any>.some(Lazy.self) as Any,
+            [Optional(Lazy.self), Optional(Lazy.self)] as Any, Optional<Any>.some(1) as Any,
         ]
         expectSameDumps(values)
     }
