@@ -272,5 +272,6 @@ let benchmarks: @Sendable () -> Void = {
     elementRetainBenchmarks()
     diffBenchmarks()
     mirrorBenchmarks()
+    wholeOperationBenchmarks()
     openingShapeBenchmarks(warm)
 }
