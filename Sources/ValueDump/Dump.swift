@@ -421,7 +421,7 @@ private struct Dumper {
             parts = node.hasRandomAccessChildren ? 0..<count : 0..<0
         }
         target.writeLineStart(indent: indent, bullet: Self.bullet(count: count, maxDepth: maxDepth), label: label)
-        Summary.write(node, childCount: count, to: &target)
+        Summary.write(node, childCount: count, walker: walker, to: &target)
         if let identifier = identifier(of: node) {
             target.write(" #")
             if let previous = visitedItems[identifier] {

@@ -28,10 +28,12 @@ enum Summary {
     /// - Parameters:
     ///   - node: The node.
     ///   - childCount: The children its line counts.
+    ///   - walker: The walker that made the node, to read an optional's wrapped value with.
     ///   - target: The stream.
     static func write(
         _ node: ValueNode,
         childCount: Int,
+        walker: ValueWalker,
         to target: inout TextBuffer
     ) {
         if let style = containerStyle(of: node) {
@@ -43,7 +45,7 @@ enum Summary {
             leaf.write(to: &target)
             return
         }
-        if node.style == .optional, writeOptional(node, to: &target) { return }
+        if node.style == .optional, writeOptional(node, walker: walker, to: &target) { return }
         if writeDescription(of: node.value, type: node.type, to: &target) { return }
         switch fallback(for: node) {
         case .typeName:
@@ -139,24 +141,141 @@ enum Summary {
 
     /// Writes an optional as its `debugDescription` writes it, `nil` or `Optional(` and the
     /// wrapped value as `debugPrint` writes it and `)`, without going through `debugPrint`'s
-    /// generic path; `false`, with nothing written, when the wrapped value has no description
-    /// (`debugPrint` then prints its structure, which is left to the general path).
-    private static func writeOptional(_ node: ValueNode, to target: inout TextBuffer) -> Bool {
-        guard node.caseName != nil else { return false }
-        guard node.childCount > 0 else {
-            target.write("nil")
+    /// generic path; `false`, with nothing written, when the wrapped value holds what
+    /// ``writeDebugPrinted(_:walker:depth:to:)`` leaves to the standard library.
+    private static func writeOptional(_ node: ValueNode, walker: ValueWalker, to target: inout TextBuffer) -> Bool {
+        let mark = target.count
+        if writeDebugPrinted(node, walker: walker, depth: 0, to: &target) { return true }
+        target.truncate(to: mark)
+        return false
+    }
+
+    /// The deepest nesting ``writeDebugPrinted(_:walker:depth:to:)`` follows before it leaves the
+    /// value to the standard library, which recurses as deep as the value does.
+    private static var maxNesting: Int { 64 }
+
+    /// Writes a value as `debugPrint` writes it (OutputStream.swift's `_debugPrint_unlocked`):
+    /// its description, the first of `debugDescription`, `description` and
+    /// `TextOutputStreamable`; an optional as `Optional(` and its wrapped value and `)`, or
+    /// `nil`; and a value without a description as `_adHocPrint_unlocked` writes it from its
+    /// mirror, each part again as `debugPrint` writes it:
+    ///
+    /// - a struct as its qualified type name and its labelled properties, `Name(a: 1, b: "x")`;
+    /// - a tuple as its elements, each labelled unless its label is empty or starts with `.`,
+    ///   `(a: 1, 2)`;
+    /// - an enum as its qualified type name, `.` and its case, then its payload, in parentheses
+    ///   unless the payload is a tuple, which writes its own;
+    /// - a class instance as its qualified class name, a metatype as the type's.
+    ///
+    /// - Returns: `false` when a part needs what is left to the standard library: a custom
+    ///   mirror (whose display style decides), a type whose parts are unknown, a function or
+    ///   another value without a mirror of its own, or nesting deeper than ``maxNesting``. Part
+    ///   of the text may have been written; the caller takes it back.
+    private static func writeDebugPrinted(
+        _ node: ValueNode,
+        walker: ValueWalker,
+        depth: Int,
+        to target: inout TextBuffer
+    ) -> Bool {
+        if node.style == .leaf, let leaf = node.leafSummary() {
+            leaf.write(to: &target)
             return true
         }
-        guard let wrapped = node.child(at: 0)?.value else { return false }
-        // Written first, and taken back when the wrapped value has no description.
-        let mark = target.count
-        target.write("Optional(")
-        guard writeDescription(of: wrapped, type: TypeMetadata(Swift.type(of: wrapped)), to: &target) else {
-            target.truncate(to: mark)
+        guard depth < maxNesting else { return false }
+        if node.style == .optional {
+            // Optional's own `debugDescription`, which `debugPrint` finds first.
+            guard node.caseName != nil else { return false }
+            guard node.childCount > 0 else {
+                target.write("nil")
+                return true
+            }
+            target.write("Optional(")
+            guard writeDebugPrinted(childAt: 0, of: node, walker: walker, depth: depth + 1, to: &target) else {
+                return false
+            }
+            target.write(")")
+            return true
+        }
+        if writeDescription(of: node.value, type: node.type, to: &target) { return true }
+        switch node.style {
+        case .struct:
+            target.writeTypeName(node.type.name)
+            target.write("(")
+            var isFirst = true
+            for index in 0..<node.childCount {
+                // `_adHocPrint_unlocked` writes only the labelled children of a struct.
+                guard let label = node.label(ofChildAt: index) else { continue }
+                if !isFirst { target.write(", ") }
+                isFirst = false
+                target.write(label)
+                target.write(": ")
+                guard writeDebugPrinted(childAt: index, of: node, walker: walker, depth: depth + 1, to: &target) else {
+                    return false
+                }
+            }
+            target.write(")")
+            return true
+        case .tuple:
+            target.write("(")
+            for index in 0..<node.childCount {
+                if index > 0 { target.write(", ") }
+                if let label = node.label(ofChildAt: index), let first = label.utf8.first, first != UInt8(ascii: ".") {
+                    target.write(label)
+                    target.write(": ")
+                }
+                guard writeDebugPrinted(childAt: index, of: node, walker: walker, depth: depth + 1, to: &target) else {
+                    return false
+                }
+            }
+            target.write(")")
+            return true
+        case .enum:
+            target.writeTypeName(node.type.name)
+            if let name = node.caseName {
+                target.write(".")
+                target.write(name)
+            }
+            guard node.childCount > 0 else { return true }
+            guard let payload = walker.node(forChildAt: 0, of: node), payload.style != .custom else { return false }
+            // A tuple payload writes its own parentheses.
+            let isTuple = payload.style == .tuple
+            if !isTuple { target.write("(") }
+            guard writeDebugPrinted(payload, walker: walker, depth: depth + 1, to: &target) else { return false }
+            if !isTuple { target.write(")") }
+            return true
+        case .class:
+            target.writeTypeName(node.type.name)
+            return true
+        case .leaf:
+            // A metatype, as `_adHocPrint_unlocked` writes a value that casts to `Any.Type`.
+            switch node.type.kind {
+            case .metatype, .existentialMetatype:
+                guard let type = node.value as? Any.Type else { return false }
+                target.writeTypeName(TypeMetadata(type).name)
+                return true
+            default:
+                return false
+            }
+        case .optional, .collection, .dictionary, .set, .custom:
             return false
         }
-        target.write(")")
-        return true
+    }
+
+    /// Writes the part of a node at a position as `debugPrint` writes it, the commonest leaf
+    /// types read typed from the node without a node of their own.
+    private static func writeDebugPrinted(
+        childAt index: Int,
+        of node: ValueNode,
+        walker: ValueWalker,
+        depth: Int,
+        to target: inout TextBuffer
+    ) -> Bool {
+        if let type = node.declaredType(ofChildAt: index), let leaf = node.leafSummary(ofChildAt: index, type: type) {
+            leaf.write(to: &target)
+            return true
+        }
+        guard let child = walker.node(forChildAt: index, of: node) else { return false }
+        return writeDebugPrinted(child, walker: walker, depth: depth, to: &target)
     }
 
     /// The style that makes a summary an element count, as `Mirror.displayStyle` gives it.

@@ -8,6 +8,7 @@
 // errors, and Foundation values. `Data` is left out: its custom mirror shows the address of a
 // copy it makes, which differs between any two dumps.
 
+import FixturesWithoutReflection
 import Foundation
 import RuntimeMetadata
 import Testing
@@ -80,6 +81,27 @@ private class Level0 { var x = 0; var callback: (() -> Void)? = {} }
 private class Level1: Level0 {}
 private final class Level2: Level1 { var y = [[1, 2], [3]]; var none: (() -> Void)? = nil; var f: () -> Int = { 1 } }
 
+/// Values without a description, which `debugPrint` writes from their mirrors.
+private enum Listing { case draft, listed(at: Int), sold(buyer: String, price: Double), tagged(String) }
+private enum Wrapping {
+    case pair(Int, (x: Int, String)), boxed(Lazy), maybe(Int?), object(Level0), nested(Listing?), kind(Any.Type)
+    case any(Any), function(() -> Int), custom(MirroredBase), mixed(a: Int, Int, c: [Int])
+}
+private indirect enum Chain { case end, link(Int, Chain) }
+private struct Summarized {
+    var name = "n"
+    var point = (x: 1, 2)
+    var listing = Listing.sold(buyer: "b", price: 2.5)
+    var flags: [Bool] = [true]
+    var inner = Lazy()
+    var object = Level0()
+    var kind: Any.Type = Int.self
+    var maybe: Listing? = .listed(at: 3)
+    var empty = Empty()
+}
+private struct WithFunction { var f: (Int) -> Int = { $0 } }
+private struct WithCustom { var m = MirroredBase() }
+
 /// Expects each value's dump to be the standard library's, naming the values that differ.
 private func expectSameDumps(_ values: [Any], sourceLocation: SourceLocation = #_sourceLocation) {
     for (index, value) in values.enumerated() {
@@ -148,6 +170,31 @@ struct ValueDumpCorpusTests {
             [Optional(Lazy.self), Optional(Lazy.self)] as Any, Optional<Any>.some(1) as Any,
         ]
         expectSameDumps(values)
+    }
+
+    @Test("optionals of values without a description, written as debugPrint writes them")
+    func debugPrintedSummaries() {
+        var chain = Chain.end
+        for index in 0..<100 { chain = .link(index, chain) }
+        let values: [Any] = [
+            Listing.draft, Listing.listed(at: 3), Listing.sold(buyer: "b", price: 0.1), Listing.tagged("t\"q"),
+            Wrapping.pair(1, (x: 2, "s")), Wrapping.boxed(Lazy()), Wrapping.maybe(nil), Wrapping.maybe(4),
+            Wrapping.object(Level2()), Wrapping.nested(.listed(at: 1)), Wrapping.nested(nil), Wrapping.kind(Int?.self),
+            Wrapping.any(Listing.draft), Wrapping.any((1, b: "2")), Wrapping.function({ 1 }),
+            Wrapping.custom(MirroredChild()),
+            Wrapping.mixed(a: 1, 2, c: [3]), Summarized(), WithFunction(), WithCustom(), Empty(), (1, (a: 2, "3")),
+            (a: Listing.draft, b: Optional(Listing.tagged("x"))), Listing??.some(.some(.draft)) as Any,
+            Listing??.some(nil) as Any,
+            Chain.link(1, .link(2, .end)), chain, Gen<Listing, Int>.two(3, .draft), Outer<Listing>.Kind.a(.draft),
+            UnreflectedEnum?.none as Any, UnreflectedEnum.alpha(1), UnreflectedEnum.beta,
+            UnreflectedStruct(first: 1, second: "s"), UnreflectedClass(),
+            UnreflectedEmptyStruct(), (any P1).self, Level0.self, [Listing.draft], ["k": Listing.listed(at: 1)],
+        ]
+        // Each value as an optional's payload, and inside a struct's optional field: the
+        // summaries of both lines are the wrapped value as `debugPrint` writes it.
+        expectSameDumps(values)
+        expectSameDumps(values.map { Optional.some($0) as Any })
+        expectSameDumps(values.map { [Optional.some($0)] as Any })
     }
 
     @Test("every cut: each value at every item budget and every depth limit")
