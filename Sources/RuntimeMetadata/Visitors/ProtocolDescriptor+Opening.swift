@@ -50,25 +50,13 @@ extension ProtocolDescriptor {
         // `withOpened(value, as: E.self) { copy $0 }`, written out: through `withOpened`, whose
         // specialization for the closure is not inlined, `Realistic.open.call.warm` measured
         // 8 ns slower (33 ns against 24.5 ns).
-        guard let view = borrowedExistential(value, as: E.self) else { return openUnwrapped(value, as: E.self) }
+        guard let view = borrowedExistential(value, as: E.self) else {
+            // `as?` looks through optionals and `AnyObject` boxes before it fails; so does this.
+            guard let inner = castUnwrapped(value) else { return nil }
+            return open(inner, as: E.self)
+        }
         // One copy of the value: the existential's own copy of the view lent in place.
         return view.lend(value, as: E.self) { copy $0 }
-    }
-
-    /// ``open(_:as:)-(Any,_)`` of a value whose own type does not conform: what `as?` looks
-    /// through before it fails (optionals, `AnyObject` boxes), opened in turn.
-    ///
-    /// Out of line, so that `open` does not call itself and is inlined whole: a function that
-    /// recurses is not, and its caller then copies the value it passes.
-    /// - Parameters:
-    ///   - value: The value.
-    ///   - existential: `(any P).self` for this protocol `P`.
-    /// - Returns: The value inside as `any P`, or `nil`.
-    @usableFromInline
-    @inline(never)
-    func openUnwrapped<E>(_ value: borrowing Any, as existential: E.Type) -> E? {
-        guard let inner = castUnwrapped(value) else { return nil }
-        return open(inner, as: E.self)
     }
 
     /// Lends a value to `body` as this protocol's existential, without copying it and without
@@ -100,31 +88,11 @@ extension ProtocolDescriptor {
         _ body: (borrowing E) throws -> R
     ) rethrows -> R? {
         guard let view = borrowedExistential(value, as: E.self) else {
-            return try withOpenedUnwrapped(value, as: E.self, body)
+            // `as?` looks through optionals and `AnyObject` boxes before it fails; so does this.
+            guard let inner = castUnwrapped(value) else { return nil }
+            return try withOpened(inner, as: E.self, body)
         }
         return try view.lend(value, as: E.self, to: body)
-    }
-
-    /// ``withOpened(_:as:_:)`` of a value whose own type does not conform: what `as?` looks
-    /// through before it fails (optionals, `AnyObject` boxes), lent in turn.
-    ///
-    /// Out of line, so that `withOpened` does not call itself and is inlined whole into its
-    /// caller: a function that recurses is not, and the caller then copies the value it passes
-    /// (an element of an array of `Any`, for one), where inlined it borrows the value in place.
-    /// - Parameters:
-    ///   - value: The value.
-    ///   - existential: `(any P).self` for this protocol `P`.
-    ///   - body: Receives the value inside as `any P`.
-    /// - Returns: What `body` returns, or `nil`.
-    @usableFromInline
-    @inline(never)
-    func withOpenedUnwrapped<E, R>(
-        _ value: borrowing Any,
-        as existential: E.Type,
-        _ body: (borrowing E) throws -> R
-    ) rethrows -> R? {
-        guard let inner = castUnwrapped(value) else { return nil }
-        return try withOpened(inner, as: E.self, body)
     }
 
     /// What `as?` looks through before it gives up on a value: the containers generic code
