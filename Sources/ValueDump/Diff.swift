@@ -165,8 +165,14 @@ private struct Differ {
             deferred = compare(oldValue, newValue, path: path + step, depth: depth + 1)
         case .collection:
             compareElements(old, new, path: path, depth: depth)
+            // Every pair of elements was compared: when none differs the arrays are equal,
+            // though unequal by layout, which compares an array of elements that are not
+            // `Equatable` (`[Any]`) by its storage's identity.
+            return false
         case .dictionary:
             compareEntries(old, new, path: path, depth: depth)
+            // As for arrays: every key was matched and every value compared.
+            return false
         case .set:
             compareMembers(old, new, path: path)
         case .leaf:

@@ -294,4 +294,16 @@ struct ValueDiffTests {
         b.next = nil
         d.next = nil
     }
+
+    @Test("Equal arrays and dictionaries of values that are not Equatable have no diff")
+    func equalUnequatableCollections() {
+        let list: [Any] = [1, "a", DiffTodo(id: 1, title: "t"), [2.5]]
+        let table: [String: Any] = ["a": 1, "b": [DiffTodo(id: 2, title: "u")]]
+        #expect(ValueDump.differences(list, list.map { $0 }).isEmpty)
+        #expect(ValueDump.differences(table, table.mapValues { $0 }).isEmpty)
+        #expect(ValueDump.diff(list, list.map { $0 }) == nil)
+        // Still told apart where an element differs.
+        #expect(ValueDump.differences(list, [1, "b", DiffTodo(id: 1, title: "t"), [2.5]]).map(\.path) == ["[1]"])
+        #expect(ValueDump.differences(table, ["a": 2, "b": [DiffTodo(id: 2, title: "u")]]).map(\.path) == ["[\"a\"]"])
+    }
 }
