@@ -214,6 +214,7 @@ private struct Differ {
     /// Array elements: by `id` when every element on both sides is `Identifiable` with distinct
     /// ids, otherwise aligned by a shortest edit script.
     private mutating func compareElements(_ old: ValueNode, _ new: ValueNode, path: String, depth: Int) {
+        if compareIdentifiedArrays(old, new, path: path, depth: depth) { return }
         let oldElements = old.children.compactMap(\.value)
         let newElements = new.children.compactMap(\.value)
         var commonEnds: (prefix: Int, suffix: Int)?
@@ -231,6 +232,110 @@ private struct Differ {
             return compareIdentified(oldElements, oldIDs, newElements, newIDs, path: path, depth: depth)
         }
         compareAligned(oldElements, newElements, commonEnds: commonEnds, path: path, depth: depth)
+    }
+
+    /// Two arrays of one `Identifiable` element type (`[Todo]`, not `[Any]`), compared typed
+    /// as ``compareInPlace(_:_:path:depth:)`` and ``compareIdentified(_:_:_:_:path:depth:)``
+    /// compare elements held as `Any`, with the same differences at the same paths: without
+    /// a copy of every element into an `Any`, and with the ids hashed as their own type rather
+    /// than as `AnyHashable`.
+    /// - Returns: Whether the arrays were compared; `false`, with nothing recorded, when their
+    ///   element type is not `Identifiable`, when they are of different types, and when they
+    ///   are aligned instead (an empty side, or an id that two elements of one side share).
+    private mutating func compareIdentifiedArrays(_ old: ValueNode, _ new: ValueNode, path: String, depth: Int) -> Bool
+    {
+        guard let identifiable = Self.identifiable,
+            let sample = old.child(at: 0)?.value ?? new.child(at: 0)?.value
+        else { return false }
+        return identifiable.withOpened(sample, as: (any Identifiable).self) { sample in
+            compareIdentifiedArrays(of: sample, old.value, new.value, path: path, depth: depth)
+        } ?? false
+    }
+
+    /// ``compareIdentifiedArrays(_:_:path:depth:)`` for arrays of `sample`'s type.
+    private mutating func compareIdentifiedArrays<Element: Identifiable>(
+        of sample: Element,
+        _ oldValue: Any,
+        _ newValue: Any,
+        path: String,
+        depth: Int
+    ) -> Bool {
+        // The arrays' own type, exactly: an `[any Identifiable]` would cast by converting.
+        guard type(of: oldValue) == [Element].self, type(of: newValue) == [Element].self,
+            let old = oldValue as? [Element], let new = newValue as? [Element]
+        else { return false }
+        if old.count == new.count {
+            var unequal: [Int] = []
+            for index in old.indices where !TypeMetadata.layoutEquals(old[index], new[index]) {
+                unequal.append(index)
+            }
+            guard !unequal.isEmpty else { return true }
+            // As `compareInPlace`: every unequal pair keeps one id, and no two pairs share it.
+            var named = Set<Element.ID>(minimumCapacity: unequal.count)
+            let inPlace = unequal.allSatisfy { index in
+                let id = old[index].id
+                return id == new[index].id && named.insert(id).inserted
+            }
+            if inPlace {
+                let steps = unequal.map { uniqueStep(path + "[id: \(Self.describe(id: old[$0].id))]") }
+                for (index, step) in zip(unequal, steps) {
+                    compare(old[index], new[index], path: step, depth: depth + 1)
+                }
+                return true
+            }
+        }
+        // As `ids(of:)`: matched by id only when neither side is empty and each side's ids are
+        // distinct. The code is generic over a type opened at run time, so not specialized:
+        // each id is read once, and the loops are plain, without lazy sequences or key paths,
+        // whose generic types would be made at run time.
+        guard !old.isEmpty, !new.isEmpty else { return false }
+        let oldIDs = old.map { $0.id }
+        let newIDs = new.map { $0.id }
+        guard let oldIndex = Self.positions(of: oldIDs), let newIndex = Self.positions(of: newIDs) else { return false }
+        for position in old.indices {
+            let id = oldIDs[position]
+            let match = newIndex[id]
+            if let match, TypeMetadata.layoutEquals(old[position], new[match]) { continue }
+            let step = uniqueStep(path + "[id: \(Self.describe(id: id))]")
+            if let match {
+                compare(old[position], new[match], path: step, depth: depth + 1)
+            } else {
+                record(step, old: old[position], new: nil)
+            }
+        }
+        for position in new.indices where oldIndex[newIDs[position]] == nil {
+            record(uniqueStep(path + "[id: \(Self.describe(id: newIDs[position]))]"), old: nil, new: new[position])
+        }
+        // The ids both sides have, in the old order and in the new.
+        var keptOld: [Element.ID] = []
+        for id in oldIDs where newIndex[id] != nil { keptOld.append(id) }
+        var keptNew: [Element.ID] = []
+        for id in newIDs where oldIndex[id] != nil { keptNew.append(id) }
+        if keptOld != keptNew {
+            found.append(
+                ValueDifference(
+                    path: path + " (order)",
+                    old: keptOld.map { Self.describe(id: $0) }.joined(separator: ", "),
+                    new: keptNew.map { Self.describe(id: $0) }.joined(separator: ", ")
+                )
+            )
+        }
+        return true
+    }
+
+    /// Each id's position, or `nil` when two are equal.
+    private static func positions<ID: Hashable>(of ids: [ID]) -> [ID: Int]? {
+        var positions = [ID: Int](minimumCapacity: ids.count)
+        for position in ids.indices {
+            guard positions.updateValue(position, forKey: ids[position]) == nil else { return nil }
+        }
+        return positions
+    }
+
+    /// An id's text in a path, as ``compareIdentified(_:_:_:_:path:depth:)`` writes an
+    /// `AnyHashable` id's: the value it holds, which an `AnyHashable` id itself unwraps to.
+    private static func describe<ID: Hashable>(id: ID) -> String {
+        describe(AnyHashable(id).base)
     }
 
     /// Elements that are not `Identifiable`, aligned by a shortest edit script

@@ -306,4 +306,51 @@ struct ValueDiffTests {
         #expect(ValueDump.differences(list, [1, "b", DiffTodo(id: 1, title: "t"), [2.5]]).map(\.path) == ["[1]"])
         #expect(ValueDump.differences(table, ["a": 2, "b": [DiffTodo(id: 2, title: "u")]]).map(\.path) == ["[\"a\"]"])
     }
+
+    @Test("Arrays of an Identifiable type report what the same elements held as Any report")
+    func identifiedTypedAgreesWithAny() {
+        var generator = SplitMix64(state: 0x1D_0047)
+        func randomTodos(_ count: Int) -> [DiffTodo] {
+            (0..<count).map { _ in
+                DiffTodo(
+                    id: Int.random(in: 0..<8, using: &generator),
+                    title: ["a", "b"].randomElement(using: &generator)!,
+                    done: Bool.random(using: &generator)
+                )
+            }
+        }
+        var compared = 0
+        for _ in 0..<3_000 {
+            let old = randomTodos(Int.random(in: 0...6, using: &generator))
+            var new = old
+            switch Int.random(in: 0..<6, using: &generator) {
+            case 0: new = randomTodos(Int.random(in: 0...6, using: &generator))
+            case 1: new.append(contentsOf: randomTodos(1))
+            case 2: if !new.isEmpty { new.remove(at: Int.random(in: 0..<new.count, using: &generator)) }
+            case 3: new.shuffle(using: &generator)
+            case 4: if !new.isEmpty { new[Int.random(in: 0..<new.count, using: &generator)].title = "c" }
+            default: if !new.isEmpty { new[Int.random(in: 0..<new.count, using: &generator)].id = 9 }
+            }
+            let typed = ValueDump.differences(old, new)
+            let erased = ValueDump.differences(old.map { $0 as Any }, new.map { $0 as Any })
+            #expect(typed == erased, "\(old) -> \(new)")
+            #expect(typed.isEmpty == (old == new))
+            compared += typed.isEmpty ? 0 : 1
+        }
+        #expect(compared > 1_000)
+        // Ids that are never equal to themselves: every element is only on its side.
+        let nanIDs = [DiffNaNKeyed(id: .nan, note: "x"), DiffNaNKeyed(id: 1, note: "y")]
+        let nanEdited = [
+            DiffNaNKeyed(id: .nan, note: "x"), DiffNaNKeyed(id: 1, note: "z"), DiffNaNKeyed(id: 2, note: "w"),
+        ]
+        let typed = ValueDump.differences(nanIDs, nanEdited)
+        #expect(typed == ValueDump.differences(nanIDs.map { $0 as Any }, nanEdited.map { $0 as Any }))
+        #expect(typed.map(\.path) == ["[id: nan]", "[id: 1.0].note", "[id: nan #2]", "[id: 2.0]"])
+    }
+}
+
+/// An element whose id may be NaN.
+private struct DiffNaNKeyed: Identifiable {
+    var id: Double
+    var note: String
 }
