@@ -590,10 +590,27 @@ private struct Differ {
     static func describe(_ value: Any) -> String {
         var text = ""
         dump(value, to: &text, maxDepth: maximumDescribedDepth, options: .stable)
+        // Without an empty line, the lines are the text less its first bullet and its last
+        // newline: kept as one piece rather than split and joined again.
+        if !Self.hasEmptyLine(text) {
+            var body = text.dropFirst(2)
+            while body.last == "\n" { body = body.dropLast() }
+            return String(body)
+        }
         var lines: [Substring] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             lines.append(lines.isEmpty ? line.dropFirst(2) : line)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Whether a text has two newlines in a row, an empty line that ``describe(_:)`` drops.
+    private static func hasEmptyLine(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "\n"), previous == byte { return true }
+            previous = byte
+        }
+        return false
     }
 }

@@ -27,7 +27,10 @@ struct TextBuffer {
     /// which is the same in every process and every build.
     /// - Parameter name: The name.
     mutating func writeTypeName(_ name: String) {
-        guard portableTypeNames, name.contains("(unknown context at $") else { return write(name) }
+        // A `$` first, byte by byte: the search for the marker itself is slower than the line.
+        guard portableTypeNames, name.utf8.contains(UInt8(ascii: "$")), name.contains("(unknown context at $") else {
+            return write(name)
+        }
         write(Self.withoutContextAddresses(name))
     }
 

@@ -347,10 +347,29 @@ struct ValueDiffTests {
         #expect(typed == ValueDump.differences(nanIDs.map { $0 as Any }, nanEdited.map { $0 as Any }))
         #expect(typed.map(\.path) == ["[id: nan]", "[id: 1.0].note", "[id: nan #2]", "[id: 2.0]"])
     }
+
+    @Test("A reported value is its dump without the first bullet, empty lines and the last newline")
+    func describedText() {
+        for text in ["a\n\nb", "a\r\n\nb\r\n", "a\n", "plain", "é\n\n", "\n\nx"] {
+            let found = ValueDump.differences(DiffDescribed(text: text) as Any, 1 as Any)
+            var dumped = ""
+            Swift.dump(DiffDescribed(text: text), to: &dumped)
+            let lines = dumped.split(separator: "\n").enumerated().map {
+                $0.offset == 0 ? $0.element.dropFirst(2) : $0.element
+            }
+            #expect(found.map(\.old) == [lines.joined(separator: "\n")], "\(text.debugDescription)")
+        }
+    }
 }
 
 /// An element whose id may be NaN.
 private struct DiffNaNKeyed: Identifiable {
     var id: Double
     var note: String
+}
+
+/// A value whose description has line breaks.
+private struct DiffDescribed: CustomStringConvertible {
+    var text: String
+    var description: String { text }
 }
