@@ -70,6 +70,39 @@ extension RuntimeMirror {
             return Self.unavailable(child)
         }
 
+        /// Iterates over the children in order, each read when it is reached.
+        ///
+        /// The collection's own iterator rather than `IndexingIterator`: code generic over a
+        /// mirror that the compiler does not specialize (a framework's reflection code, called
+        /// from another module) calls `next()` once per child, where `IndexingIterator` calls
+        /// the collection's index, comparison and subscript requirements through the witness
+        /// table for each.
+        public struct Iterator: IteratorProtocol {
+            @usableFromInline
+            let children: Children
+            @usableFromInline
+            var position = 0
+
+            @usableFromInline
+            init(children: Children) {
+                self.children = children
+            }
+
+            /// The next child, or `nil` after the last.
+            @inlinable
+            public mutating func next() -> Mirror.Child? {
+                guard position < children.childCount else { return nil }
+                defer { position &+= 1 }
+                return children[position]
+            }
+        }
+
+        /// An iterator over the children, from the first.
+        @inlinable
+        public func makeIterator() -> Iterator {
+            Iterator(children: self)
+        }
+
         /// A child without a value: a noncopyable part, which has no copy, or, where no stand-in
         /// can be made for a function stored at its declaration's abstraction (signed function
         /// pointers), that function, withheld (the DocC article "Switching from Mirror").

@@ -162,6 +162,31 @@ struct RuntimeMirrorTests {
         withExtendedLifetime(owner) {}
     }
 
+    @Test("Iterating children, in generic code too, gives what indexing gives and Mirror lists")
+    func iteration() {
+        /// Each child as a line, read through `Sequence` only.
+        func lines<S: Sequence>(_ children: S) -> [String] where S.Element == Mirror.Child {
+            children.map { "\($0.label ?? "_"): \(type(of: $0.value))" }
+        }
+        let owner = Animal()
+        let values: [Any] = [
+            Point(x: 1, y: 2), (1, "a"), Expression.sum(.number(1), .number(2)), Optional(Point(x: 3, y: 4)) as Any,
+            [1, 2, 3], ["a": 1], Dog(owner: owner), Puppy(owner: owner), Custom(), 42, Shapes(),
+        ]
+        for value in values {
+            let children = RuntimeMirror(reflecting: value).children
+            let indexed = children.indices.map { "\(children[$0].label ?? "_"): \(type(of: children[$0].value))" }
+            #expect(lines(children) == indexed, "\(type(of: value))")
+            var iterator = children.makeIterator()
+            var count = 0
+            while iterator.next() != nil { count += 1 }
+            #expect(count == children.count && iterator.next() == nil)
+            // Dictionary order is the dictionary's, the same in both mirrors of one value.
+            #expect(lines(children) == lines(Mirror(reflecting: value).children), "\(type(of: value))")
+        }
+        withExtendedLifetime(owner) {}
+    }
+
     @Test("A noncopyable child is an empty value; a function child has its type")
     func unavailableChildren() {
         // A class's stored property of a generic parameter bound to an optional noncopyable
