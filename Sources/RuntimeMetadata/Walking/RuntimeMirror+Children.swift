@@ -65,6 +65,7 @@ extension RuntimeMirror {
         public subscript(position: Int) -> Mirror.Child {
             precondition(position >= 0 && position < childCount, "RuntimeMirror.Children: index out of range")
             guard let box else { return array[position] }
+            if let child = box.mirrorChild(at: base &+ position) { return child }
             guard let child = box.node.child(at: base &+ position) else { return (label: nil, value: ()) }
             if let value = child.value { return (label: child.label, value: value) }
             return Self.unavailable(child)

@@ -475,4 +475,22 @@ final class NodeBox {
     init(_ node: consuming ValueNode) {
         self.node = node
     }
+
+    /// The child at a position of the node, as ``RuntimeMirror/Children`` hands it out, read
+    /// where the box holds the node: a stored property's or tuple element's label and value,
+    /// without a copy of the node or a ``ValueChild`` with its declared types.
+    /// - Parameter index: The child's position in the node.
+    /// - Returns: The child; `nil` outside the node's children and for a child without a value
+    ///   (a noncopyable part, a withheld function), which the caller reads as a ``ValueChild``.
+    @usableFromInline
+    func mirrorChild(at index: Int) -> Mirror.Child? {
+        switch node.style {
+        case .struct, .class, .tuple:
+            guard let value = node.childValue(at: index) else { return nil }
+            return (label: node.label(ofChildAt: index), value: value)
+        default:
+            guard let child = node.child(at: index), let value = child.value else { return nil }
+            return (label: child.label, value: value)
+        }
+    }
 }
