@@ -120,6 +120,12 @@ extension OpaqueValueAccess {
         isIndirect: Bool,
         _ body: (UnsafeRawPointer) -> Result
     ) -> Result? {
+        if storesPayloadInPlace(metadata) {
+            return unsafe withUnsafePointer(to: value) { pointer in
+                let value = unsafe UnsafeRawPointer(pointer)
+                return unsafe body(payloadAddress(in: value, payloadType: payloadType, isIndirect: isIndirect))
+            }
+        }
         guard let witnesses = unsafe enumWitnesses(metadata) else { return nil }
         let tagWitness = unsafe witnesses.witness(.getEnumTag)
         let project = unsafe witnesses.witness(.destructiveProjectEnumData)
@@ -140,6 +146,36 @@ extension OpaqueValueAccess {
             unsafe RuntimeEntryPoints.callInjectEnumTag(inject, value: raw, tag: tag, metadata: metadata.address)
             return result
         }
+    }
+
+    /// Whether an enum value in its payload case holds the payload as it is, at offset 0: true
+    /// of an enum with one payload case (`Optional` among them). Its empty cases are the
+    /// payload's extra inhabitants or extra tag bytes after the payload
+    /// (`swift_initEnumMetadataSinglePayload` in stdlib/public/runtime/Enum.cpp,
+    /// `getEnumTagSinglePayloadImpl` in EnumImpl.h), so its `destructiveProjectEnumData`
+    /// changes nothing and the payload can be read in place. An enum with several payload
+    /// cases may keep its tag in the payload's spare bits, which projection clears.
+    /// - Parameter metadata: The enum's metadata.
+    /// - Returns: Whether the payload is read in place.
+    @inline(__always)
+    static func storesPayloadInPlace(_ metadata: MetadataReference) -> Bool {
+        metadata.enumCaseCounts?.payload == 1
+    }
+
+    /// The address of the payload of an enum value in its payload case, whose payload is in
+    /// place (``storesPayloadInPlace(_:)``): the value's own address, or, for an `indirect`
+    /// case, the value in the box the value points to.
+    /// - Parameters:
+    ///   - value: The enum value's address.
+    ///   - payloadType: The payload's type, as stored.
+    ///   - isIndirect: Whether the case is `indirect`.
+    /// - Returns: The payload's address.
+    @inline(__always)
+    static func payloadAddress(in value: UnsafeRawPointer, payloadType: MetadataReference, isIndirect: Bool)
+        -> UnsafeRawPointer
+    {
+        guard isIndirect else { return unsafe value }
+        return unsafe value.pointer(at: 0)! + boxValueOffset(payloadType)
     }
 
     /// Builds an enum value of a case from its tag and payload.

@@ -167,6 +167,15 @@ extension OpaqueValueAccess {
                 UnsafeRawPointer(container),
                 type: MetadataReference(Any.self)
             )
+            // Read where the `Any` holds it, without a copy of the enum to project.
+            if storesPayloadInPlace(metadata) {
+                let stored = form.storedType(of: payloadType)
+                return unsafe copyStored(
+                    at: payloadAddress(in: address, payloadType: stored, isIndirect: isIndirect),
+                    type: payloadType,
+                    form: form
+                )
+            }
             func copyOut<T>(_: T.Type) -> Any? {
                 let typed = unsafe address.assumingMemoryBound(to: T.self).pointee
                 return payload(
