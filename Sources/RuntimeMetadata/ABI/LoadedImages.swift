@@ -29,6 +29,21 @@ enum LoadedImages {
         unsafe ImageSections.all.flatMap { unsafe $0.protocolDescriptors.map(ProtocolReference.init) }
     }
 
+    /// Visits the protocol descriptors of the first loaded images, in image order, without
+    /// building an array.
+    /// - Parameters:
+    ///   - imageCount: How many images, from the first, to visit.
+    ///   - body: Receives each descriptor; returns `false` to stop.
+    static func forEachProtocol(inFirst imageCount: Int, _ body: (ProtocolReference) -> Bool) {
+        var image = 0
+        var stopped = false
+        unsafe ImageSections.forEach { _, sections in
+            defer { image += 1 }
+            guard !stopped, image < imageCount else { return }
+            stopped = unsafe !sections.forEachProtocolDescriptor { unsafe body(ProtocolReference($0)) }
+        }
+    }
+
     /// Loads a shared library with `dlopen(path, RTLD_NOW | RTLD_NODELETE)`.
     ///
     /// `RTLD_NODELETE` because the runtime keeps pointers into every Swift image it has seen

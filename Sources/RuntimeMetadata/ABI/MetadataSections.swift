@@ -185,6 +185,24 @@ struct ImageSections: Sendable {
         }
     }
 
+    /// Visits the protocol descriptors of `swift5_protocols`, as ``protocolDescriptors`` reads
+    /// them, without building an array.
+    /// - Parameter body: Receives each descriptor, in section order; returns `false` to stop.
+    /// - Returns: `false` when `body` stopped the visit.
+    @discardableResult
+    func forEachProtocolDescriptor(_ body: (UnsafeRawPointer) -> Bool) -> Bool {
+        guard let base = unsafe protocols.baseAddress else { return true }
+        for index in 0..<(unsafe protocols.count / 4) {
+            let field = unsafe base + index * 4
+            let relative: Int32 = unsafe field.read()
+            guard relative != 0 else { continue }
+            let target = unsafe field + Int(relative & ~0x3)
+            guard let descriptor = relative & 1 == 0 ? unsafe target : unsafe target.slotTarget else { continue }
+            guard unsafe body(descriptor) else { return false }
+        }
+        return true
+    }
+
     /// The conformance descriptors of `swift5_protocol_conformances` (`TargetProtocolConformanceRecord`:
     /// a relative direct pointer).
     var conformanceDescriptors: [UnsafeRawPointer] {

@@ -70,8 +70,7 @@ public struct ProtocolDescriptor: Hashable, Sendable, CustomStringConvertible {
         // An array, not the public set: instantiating a set type would make the runtime scan
         // every record for `String: Hashable` when nothing in the process has asked yet.
         if Self.markerProtocolNameList.contains(name) { throw .markerProtocol(name: name) }
-        let index = TypeNameIndex.shared
-        guard let reference = index.protocolReference(named: TypeNameIndex.key(name)) else {
+        guard let reference = TypeNameIndex.protocolReference(named: TypeNameIndex.key(name)) else {
             throw .unresolvableName(name: name, part: name, reason: "no loaded image defines a protocol with this name")
         }
         self.init(reference)

@@ -7,6 +7,8 @@
 // qualified names printed and compared. The two indexes (types, protocols) are built on first
 // use, each in one of the package's concurrent tables, and again after an image is loaded.
 
+import Synchronization
+
 /// FNV-1a over bytes: the simple-name hash the index and its queries share.
 enum NameHash {
     /// The hash of a sequence of bytes.
@@ -117,12 +119,76 @@ final class TypeNameIndex: CacheEntry {
     /// - Parameter key: The name, as ``key(_:)-(String)`` made it.
     /// - Returns: The descriptor, or `nil`.
     func protocolReference(named key: String) -> ProtocolReference? {
+        if protocolTable.published == nil, Self.takesScan() {
+            return Self.scannedProtocol(named: key, imageCount: imageCount)
+        }
+        return indexedProtocol(named: key)
+    }
+
+    /// The first protocol descriptor with a qualified name, from the index, built on first use.
+    /// - Parameter key: The name, as ``key(_:)-(String)`` made it.
+    /// - Returns: The descriptor, or `nil`.
+    func indexedProtocol(named key: String) -> ProtocolReference? {
         let table = protocolTable.value {
             Self.table(
                 ImageGeneration.index.images.prefix(imageCount).flatMap { $0.protocolReferences.map(\.descriptor) }
             )
         }
         return Self.candidates(in: table, named: key).first.map(ProtocolReference.init)
+    }
+
+    /// The first protocol descriptor with a qualified name in the loaded images, without
+    /// making the index of the images for a process's first questions.
+    /// - Parameter key: The name, as ``key(_:)-(String)`` made it.
+    /// - Returns: The descriptor, or `nil`.
+    static func protocolReference(named key: String) -> ProtocolReference? {
+        let images = ImageGeneration.refreshedCount
+        if let index = indexes.entry(for: UInt(images)) { return index.object.protocolReference(named: key) }
+        if takesScan() { return scannedProtocol(named: key, imageCount: images) }
+        return shared.protocolReference(named: key)
+    }
+
+    /// The lookups of a protocol by name answered by a scan, in the whole process.
+    private static let protocolScans = Atomic<Int>(0)
+
+    /// Whether a lookup is answered by a scan: the first few of the process are, after which
+    /// one builds the index, whose cost is several scans (its arrays, and the generic types
+    /// they instantiate on first use).
+    private static func takesScan() -> Bool {
+        protocolScans.add(1, ordering: .relaxed).oldValue < 4
+    }
+
+    /// The first protocol descriptor with a qualified name, found by one pass over the first
+    /// images' protocol sections: the candidates the index would file under the name's hash
+    /// (their simple names are the name's last component), in the index's order (image, then
+    /// section), without the index.
+    /// - Parameters:
+    ///   - key: The name, as ``key(_:)-(String)`` made it.
+    ///   - imageCount: How many images, from the first, to scan.
+    /// - Returns: The descriptor, or `nil`.
+    static func scannedProtocol(named key: String, imageCount: Int) -> ProtocolReference? {
+        // A protocol's simple name is its hash's input (it has no import info): compared byte
+        // by byte, most names differ at their first.
+        let utf8 = key.utf8
+        let simpleName = Array(
+            utf8[(utf8.lastIndex(of: UInt8(ascii: ".")).map(utf8.index(after:)) ?? utf8.startIndex)...]
+        )
+        var found: ProtocolReference?
+        LoadedImages.forEachProtocol(inFirst: imageCount) { candidate in
+            guard candidate.nameBytes.elementsEqual(simpleName), candidate.qualifiedName == key else { return true }
+            found = candidate
+            return false
+        }
+        return found
+    }
+
+    /// The hash a descriptor is filed under: of its simple name's bytes, or, for an imported C
+    /// type, of the last component of its qualified name, which uses its ABI name.
+    /// - Parameter descriptor: The descriptor.
+    /// - Returns: The hash.
+    private static func nameHash(of descriptor: DescriptorReference) -> UInt {
+        descriptor.hasImportInfo
+            ? NameHash.ofLastComponent(descriptor.qualifiedName) : NameHash.of(descriptor.nameBytes)
     }
 
     /// The descriptors under a name's hash whose qualified names are the name.
@@ -137,12 +203,7 @@ final class TypeNameIndex: CacheEntry {
     /// type's under its ABI name, which its qualified name uses).
     ///
     private static func table(_ descriptors: [DescriptorReference]) -> ConcurrentTable<NamedDescriptors> {
-        let filed: [(key: UInt, value: DescriptorReference)] = descriptors.map { descriptor in
-            let hash =
-                descriptor.hasImportInfo
-                ? NameHash.ofLastComponent(descriptor.qualifiedName) : NameHash.of(descriptor.nameBytes)
-            return (hash, descriptor)
-        }
+        let filed: [(key: UInt, value: DescriptorReference)] = descriptors.map { (nameHash(of: $0), $0) }
         let entries = groupedByKey(filed).map { NamedDescriptors(hash: $0.key, descriptors: $0.values) }
         return ConcurrentTable(filledWith: entries)
     }

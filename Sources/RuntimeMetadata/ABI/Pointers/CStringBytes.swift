@@ -34,6 +34,16 @@ struct CStringBytes: Sequence, Sendable {
     func makeIterator() -> Iterator { unsafe Iterator(position: start) }
 }
 
+extension ProtocolReference {
+    /// The bytes of the protocol's `Name` field (`TargetProtocolDescriptor::Name`,
+    /// include/swift/ABI/Metadata.h), read without checking the descriptor's kind.
+    var nameBytes: CStringBytes {
+        unsafe CStringBytes(
+            address.relativeDirectPointer(at: MemoryLayout<ProtocolDescriptorLayout.Fields>.offset(of: \.name)!)
+        )
+    }
+}
+
 extension DescriptorReference {
     /// The bytes of the context's own `Name` field: a type's or a protocol's name as declared
     /// (an imported C type's ABI name may follow it as import info), empty for other contexts.
