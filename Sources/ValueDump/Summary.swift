@@ -200,35 +200,9 @@ enum Summary {
         switch node.style {
         case .struct:
             target.writeTypeName(node.type.name)
-            target.write("(")
-            var isFirst = true
-            for index in 0..<node.childCount {
-                // `_adHocPrint_unlocked` writes only the labelled children of a struct.
-                guard let label = node.label(ofChildAt: index) else { continue }
-                if !isFirst { target.write(", ") }
-                isFirst = false
-                target.write(label)
-                target.write(": ")
-                guard writeDebugPrinted(childAt: index, of: node, walker: walker, depth: depth + 1, to: &target) else {
-                    return false
-                }
-            }
-            target.write(")")
-            return true
+            return writeDebugPrintedParts(of: node, isTuple: false, walker: walker, depth: depth, to: &target)
         case .tuple:
-            target.write("(")
-            for index in 0..<node.childCount {
-                if index > 0 { target.write(", ") }
-                if let label = node.label(ofChildAt: index), let first = label.utf8.first, first != UInt8(ascii: ".") {
-                    target.write(label)
-                    target.write(": ")
-                }
-                guard writeDebugPrinted(childAt: index, of: node, walker: walker, depth: depth + 1, to: &target) else {
-                    return false
-                }
-            }
-            target.write(")")
-            return true
+            return writeDebugPrintedParts(of: node, isTuple: true, walker: walker, depth: depth, to: &target)
         case .enum:
             target.writeTypeName(node.type.name)
             if let name = node.caseName {
@@ -259,6 +233,35 @@ enum Summary {
         case .optional, .collection, .dictionary, .set, .custom:
             return false
         }
+    }
+
+    /// Writes a struct's or a tuple's parts in parentheses, as `_adHocPrint_unlocked` does: a
+    /// struct's labelled properties, each as `label: value`; every element of a tuple, with
+    /// its label unless the label is empty or starts with `.` (`.0`).
+    private static func writeDebugPrintedParts(
+        of node: ValueNode,
+        isTuple: Bool,
+        walker: ValueWalker,
+        depth: Int,
+        to target: inout TextBuffer
+    ) -> Bool {
+        target.write("(")
+        var isFirst = true
+        for index in 0..<node.childCount {
+            let label = node.label(ofChildAt: index)
+            if !isTuple, label == nil { continue }
+            if !isFirst { target.write(", ") }
+            isFirst = false
+            if let label, !isTuple || (label.utf8.first.map { $0 != UInt8(ascii: ".") } ?? false) {
+                target.write(label)
+                target.write(": ")
+            }
+            guard writeDebugPrinted(childAt: index, of: node, walker: walker, depth: depth + 1, to: &target) else {
+                return false
+            }
+        }
+        target.write(")")
+        return true
     }
 
     /// Writes the part of a node at a position as `debugPrint` writes it, the commonest leaf
