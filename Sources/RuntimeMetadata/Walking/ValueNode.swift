@@ -292,7 +292,7 @@ public struct ValueNode {
         return plan.withObject { box in
             guard box.value.layouts.indices.contains(index) else { return nil }
             let layout = box.value.layouts[index]
-            guard layout.type == type, layout.ownership == .strong, layout.form == .asType,
+            guard layout.type == type, layout.ownership == .strong, layout.form.isAsType,
                 !layout.isWithheldFunction, !layout.isNoncopyable
             else { return nil }
             return layout.offset
@@ -454,7 +454,7 @@ public struct ValueNode {
         }
         // A tuple holding both a withheld function and a part stored in another form is withheld
         // whole: the stand-ins copy parts at their types' own offsets.
-        guard let layout, layout.isWithheldFunction, layout.form == .asType else { return nil }
+        guard let layout, layout.isWithheldFunction, layout.form.isAsType else { return nil }
         let isObject = style == .class
         if handsOutFunctions {
             return OpaqueValueAccess.partWithFunctionStandIns(layout, of: value, isObject: isObject) {
