@@ -351,7 +351,7 @@ private struct Dumper {
         target.writeIndent(indent + 2)
         let remainder = count - offset
         target.write("(")
-        target.write(String(remainder))
+        target.write(remainder)
         if offset > 0 { target.write(" more") }
         target.write(remainder == 1 ? " child)\n" : " children)\n")
     }
@@ -425,13 +425,13 @@ private struct Dumper {
         if let identifier = identifier(of: node) {
             target.write(" #")
             if let previous = visitedItems[identifier] {
-                target.write(String(previous))
+                target.write(previous)
                 target.writeNewline()
                 return
             }
             let number = visitedItems.count
             visitedItems[identifier] = number
-            target.write(String(number))
+            target.write(number)
         }
         target.writeNewline()
         guard maxDepth > 0 else { return }

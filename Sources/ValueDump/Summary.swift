@@ -71,16 +71,16 @@ enum Summary {
         switch style {
         case .tuple:
             target.write("(")
-            target.write(String(count))
+            target.write(count)
             target.write(isOne ? " element)" : " elements)")
         case .dictionary:
-            target.write(String(count))
+            target.write(count)
             target.write(isOne ? " key/value pair" : " key/value pairs")
         case .set:
-            target.write(String(count))
+            target.write(count)
             target.write(isOne ? " member" : " members")
         default:
-            target.write(String(count))
+            target.write(count)
             target.write(isOne ? " element" : " elements")
         }
     }
@@ -103,7 +103,7 @@ enum Summary {
             return true
         }
         if type == known.intType, let number = value as? Int {
-            target.write(String(number))
+            target.write(number)
             return true
         }
         if let debugPrintable = known.debugPrintable, debugPrintable.isConformed(by: type),
@@ -372,10 +372,11 @@ enum Summary {
     }
 }
 
-/// The summary of a leaf: text to write as it is, or a string to quote.
+/// The summary of a leaf: text to write as it is, a string to quote, or an integer in decimal.
 enum LeafSummary {
     case plain(String)
     case quoted(String)
+    case integer(Int)
 
     /// Writes the summary.
     /// - Parameter target: The stream.
@@ -383,6 +384,7 @@ enum LeafSummary {
         switch self {
         case .plain(let text): target.write(text)
         case .quoted(let text): target.writeQuoted(text)
+        case .integer(let number): target.write(number)
         }
     }
 }
@@ -401,7 +403,7 @@ extension ValueNode {
         if type == known.stringType {
             return child(at: index, as: String.self).map(LeafSummary.quoted)
         } else if type == known.intType {
-            return child(at: index, as: Int.self).map { .plain(String($0)) }
+            return child(at: index, as: Int.self).map(LeafSummary.integer)
         } else if type == known.doubleType {
             return child(at: index, as: Double.self).map { .plain($0.debugDescription) }
         } else if type == known.boolType {
@@ -418,7 +420,7 @@ extension ValueNode {
         if type == known.stringType {
             return value(as: String.self).map(LeafSummary.quoted)
         } else if type == known.intType {
-            return value(as: Int.self).map { .plain(String($0)) }
+            return value(as: Int.self).map(LeafSummary.integer)
         } else if type == known.doubleType {
             return value(as: Double.self).map { .plain($0.debugDescription) }
         } else if type == known.boolType {

@@ -75,6 +75,28 @@ struct TextBuffer {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends an integer in decimal, as its `description` writes it, digit by digit into the
+    /// buffer rather than through a `String` of its own.
+    /// - Parameter number: The integer.
+    mutating func write(_ number: Int) {
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var index = start + digits - 1
+        repeat {
+            bytes[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            index -= 1
+        } while magnitude > 0
+    }
+
     /// The standard library's bullets.
     enum Bullet: Int {
         /// `-`: no children.
