@@ -135,6 +135,8 @@ extension Field {
     /// - Parameter root: The value that holds the property.
     /// - Returns: The property's value, boxed.
     /// - Throws: As ``value(in:as:)``.
+    @inlinable
+    @inline(__always)
     public func value<Root>(in root: Root) throws(RuntimeMetadataError) -> Any {
         try value(in: root, as: Any.self)
     }
