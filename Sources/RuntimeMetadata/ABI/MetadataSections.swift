@@ -174,19 +174,17 @@ struct ImageSections: Sendable {
     /// The protocol descriptors of `swift5_protocols` (`TargetProtocolRecord`: a relative
     /// indirectable pointer whose bit 1 is reserved).
     var protocolDescriptors: [UnsafeRawPointer] {
-        guard let base = unsafe protocols.baseAddress else { return unsafe [] }
-        let count = unsafe protocols.count / 4
-        return unsafe (0..<count).compactMap { index -> UnsafeRawPointer? in
-            let field = unsafe base + index * 4
-            let relative: Int32 = unsafe field.read()
-            guard relative != 0 else { return nil }
-            let target = unsafe field + Int(relative & ~0x3)
-            return relative & 1 == 0 ? unsafe target : unsafe target.slotTarget
+        var descriptors: [UnsafeRawPointer] = unsafe []
+        unsafe descriptors.reserveCapacity(protocols.count / 4)
+        unsafe forEachProtocolDescriptor { descriptor in
+            unsafe descriptors.append(descriptor)
+            return true
         }
+        return unsafe descriptors
     }
 
-    /// Visits the protocol descriptors of `swift5_protocols`, as ``protocolDescriptors`` reads
-    /// them, without building an array.
+    /// Visits the protocol descriptors of `swift5_protocols` (`TargetProtocolRecord`: a relative
+    /// indirectable pointer whose bit 1 is reserved), without building an array.
     /// - Parameter body: Receives each descriptor, in section order; returns `false` to stop.
     /// - Returns: `false` when `body` stopped the visit.
     @discardableResult
