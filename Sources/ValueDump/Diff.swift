@@ -244,7 +244,10 @@ private struct Differ {
     ///   are aligned instead (an empty side, or an id that two elements of one side share).
     private mutating func compareIdentifiedArrays(_ old: ValueNode, _ new: ValueNode, path: String, depth: Int) -> Bool
     {
+        // The declared element type first: an array of another element type is not read.
         guard let identifiable = Self.identifiable,
+            let elementType = old.declaredType(ofChildAt: 0) ?? new.declaredType(ofChildAt: 0),
+            identifiable.isConformed(by: elementType),
             let sample = old.child(at: 0)?.value ?? new.child(at: 0)?.value
         else { return false }
         return identifiable.withOpened(sample, as: (any Identifiable).self) { sample in
