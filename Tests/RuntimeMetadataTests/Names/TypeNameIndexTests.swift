@@ -19,7 +19,11 @@ struct TypeNameIndexTests {
             return true
         }
         #expect(names.count > 100, "the standard library alone declares hundreds of protocols")
-        let unknown = ["Swift.NoSuchProtocol", "Hashable", "Swift.Int", "Swift", "", "Swift.Hashable.Hashable", "é.P"]
+        // Hostile names too: dots alone, a NUL inside, a name of 20,000 bytes.
+        let unknown = [
+            "Swift.NoSuchProtocol", "Hashable", "Swift.Int", "Swift", "", "Swift.Hashable.Hashable", "é.P", ".", "..",
+            "Swift.", "Swift.Hash\u{0}able", String(repeating: "a.", count: 10_000),
+        ]
         for name in names + unknown {
             let key = TypeNameIndex.key(name)
             let scanned = TypeNameIndex.scannedProtocol(named: key, imageCount: images)
