@@ -296,16 +296,27 @@ struct TableGenerations: Sendable {
 
     /// Publishes a first generation filled before any reader sees the table, no lock taken.
     /// - Parameters:
-    ///   - count: The number of entries.
+    ///   - count: The most entries `fill` stores.
     ///   - stride: The words per slot.
-    ///   - fill: Stores the entries, each in the slot that `emptySlot(hash)` returns for its
-    ///     key's hash.
-    func publishFilled(count: Int, stride: UInt, _ fill: (_ emptySlot: (UInt) -> TableSlot) -> Void) {
+    ///   - fill: Stores the entries, each in the slot that `slot(hash, matches)` returns for its
+    ///     key's hash: the occupied one `matches` accepts, or else the empty one where the key
+    ///     goes (`occupied` false). Returns the number of slots it filled.
+    func publishFilled(
+        count: Int,
+        stride: UInt,
+        _ fill: (_ slot: (UInt, (TableSlot) -> Bool) -> (slot: TableSlot, occupied: Bool)) -> Int
+    ) {
         var capacity = 16
         while capacity * 3 < count * 4 { capacity *= 2 }
         let slots = unsafe Self.generation(capacity: capacity, stride: stride)
-        fill { hash in unsafe Self.emptySlot(in: slots, hash: hash, stride: stride) }
-        unsafe cmd_tableSetCount(slots, UInt(count))
+        let filled = fill { hash, matches in
+            let mask = unsafe cmd_tableMask(slots)
+            if let existing = unsafe Self.find(in: slots, mask: mask, hash: hash, stride: stride, where: matches) {
+                return (existing, true)
+            }
+            return (unsafe Self.emptySlot(in: slots, hash: hash, stride: stride), false)
+        }
+        unsafe cmd_tableSetCount(slots, UInt(filled))
         unsafe publish(slots)
     }
 
@@ -419,11 +430,13 @@ struct ConcurrentTable<Entry: CacheEntry>: Sendable {
     init(filledWith entries: [Entry]) {
         self.init()
         guard !entries.isEmpty else { return }
-        generations.publishFilled(count: entries.count, stride: Self.stride) { emptySlot in
+        generations.publishFilled(count: entries.count, stride: Self.stride) { slot in
             for entry in entries {
                 let retained = unsafe Unmanaged.passRetained(entry)
-                emptySlot(entry.tableKey.cacheHash).store(0, UInt(bitPattern: unsafe retained.toOpaque()))
+                let target = slot(entry.tableKey.cacheHash) { _ in false }.slot
+                target.store(0, UInt(bitPattern: unsafe retained.toOpaque()))
             }
+            return entries.count
         }
     }
 
@@ -532,6 +545,32 @@ struct ConcurrentWordTable: Sendable {
         generations = unsafe TableGenerations(root: table.root)
     }
 
+    /// A new table with a root of its own, filled before any reader sees it: one generation
+    /// sized for the pairs, no lock taken. A key given more than once keeps the value `merge`
+    /// makes of its stored value and the next one.
+    /// - Parameters:
+    ///   - pairs: The keys, not 0, and their values.
+    ///   - merge: The value of a key given again, from the stored value and the new one.
+    init(filledWith pairs: [(key: UInt, value: UInt)], merging merge: (_ stored: UInt, _ next: UInt) -> UInt) {
+        self.init()
+        guard !pairs.isEmpty else { return }
+        generations.publishFilled(count: pairs.count, stride: Self.stride) { slot in
+            var filled = 0
+            for pair in pairs {
+                precondition(pair.key != 0, "a word table's key is never 0")
+                let (target, occupied) = slot(pair.key.cacheHash) { $0.load(0) == pair.key }
+                if occupied {
+                    target.store(1, merge(target.load(1), pair.value))
+                } else {
+                    target.store(1, pair.value)
+                    target.store(0, pair.key)
+                    filled += 1
+                }
+            }
+            return filled
+        }
+    }
+
     /// The table whose root is at an address that ``nestedTable(orInsert:)`` stored.
     @inlinable
     @inline(__always)
@@ -594,6 +633,13 @@ struct ConcurrentWordTable: Sendable {
 
     /// What the table holds now: its entries, and the bytes of its slot generations.
     var footprint: (entries: Int, slotBytes: Int) { generations.footprint(stride: Self.stride) }
+
+    /// Frees the storage of a table made with ``init()`` or ``init(filledWith:merging:)`` that
+    /// was never shared (see ``ConcurrentTable/discardUnpublished()``). Its values are words:
+    /// nothing is released.
+    func discardUnpublished() {
+        generations.discardUnpublished(stride: Self.stride) { _ in }
+    }
 }
 
 /// The write locks of the tables, striped by root: writers are first questions, rare and short

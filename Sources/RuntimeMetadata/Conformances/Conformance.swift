@@ -201,7 +201,7 @@ extension ProtocolDescriptor {
         let imageCount = ImageGeneration.refreshedCount
         return Self.answer(for: metadata, protocol: reference, imageCount: imageCount) {
             ProtocolIndex.index(of: reference, imageCount: imageCount).withObject { index in
-                reference.decideConformance(of: metadata) { descriptor in index.records(of: descriptor)?.object.all }
+                reference.decideConformance(of: metadata) { descriptor in index.records(of: descriptor) }
             }
         }
     }
@@ -321,7 +321,9 @@ extension TypeMetadata {
                 imageCount: imageCount
             ) {
                 protocolReference.decideConformance(of: metadata) { descriptor in
-                    found.filter { $0.protocolReference == protocolReference && $0.typeDescriptor == descriptor }
+                    ConformanceRecordList(
+                        found.filter { $0.protocolReference == protocolReference && $0.typeDescriptor == descriptor }
+                    )
                 }
             }
             if witnessTable != nil { result.append(ProtocolDescriptor(protocolReference)) }

@@ -46,18 +46,24 @@ extension ProtocolReference {
     /// Decides a conformance from records.
     /// - Parameters:
     ///   - metadata: The type.
-    ///   - records: The protocol's records for a type descriptor, or `nil` when it has none.
+    ///   - records: The protocol's records for a type descriptor.
     /// - Returns: The decision.
     func decideConformance(
         of metadata: MetadataReference,
-        records: (DescriptorReference) -> [ConformanceRecordReference]?
+        records: (DescriptorReference) -> ConformanceRecordList
     ) -> ConformanceDecision {
         var current = metadata
         while true {
             let kind = MetadataKind(rawValue: current.rawKind)
             guard kind.isValueNominal || kind == .class else { return .askRuntime }
             guard let descriptor = current.typeDescriptor, descriptor.isUnique else { return .askRuntime }
-            for record in records(descriptor) ?? [] {
+            let list = records(descriptor)
+            if let record = list.single {
+                // The usual case: one record, read from its slot with no array.
+                let decision = decide(record, for: current)
+                if case .doesNotConform = decision {} else { return decision }
+            }
+            for record in list.several {
                 switch decide(record, for: current) {
                 case .conforms(let table): return .conforms(table)
                 case .doesNotConform: continue

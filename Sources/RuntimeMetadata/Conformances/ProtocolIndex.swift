@@ -6,23 +6,50 @@
 // about a (type, protocol) pair is then a few lookups here, not a scan: see
 // ConformanceResolver.swift.
 
-/// The records of one protocol whose conforming type is one type descriptor.
+/// The records of one protocol whose conforming type is one type descriptor, when there is
+/// more than one (the same conformance declared again, or conditional ones).
 final class RecordsOfType: CacheEntry {
     /// The type descriptor's identity.
     let tableKey: UInt
-    /// The first record, in image order.
-    let first: ConformanceRecordReference
-    /// Further records (the same conformance declared again, or conditional ones), usually none.
-    let rest: [ConformanceRecordReference]
+    /// The records, in image order.
+    let records: [ConformanceRecordReference]
 
     init(descriptor: UInt, records: [ConformanceRecordReference]) {
         tableKey = descriptor
-        first = records[0]
-        rest = Array(records.dropFirst())
+        self.records = records
+    }
+}
+
+/// A type descriptor's records of one protocol, without an array for the usual single one.
+struct ConformanceRecordList {
+    /// The single record, or `nil` when there are none or several.
+    let single: ConformanceRecordReference?
+    /// The records when there are several, in image order.
+    let several: [ConformanceRecordReference]
+
+    /// No record.
+    static var none: ConformanceRecordList { ConformanceRecordList(single: nil, several: []) }
+
+    /// The records of a list.
+    /// - Parameter records: The records, in image order.
+    init(_ records: [ConformanceRecordReference]) {
+        if records.count == 1 {
+            self.init(single: records[0], several: [])
+        } else {
+            self.init(single: nil, several: records)
+        }
     }
 
-    /// The records, in image order.
-    var all: [ConformanceRecordReference] { [first] + rest }
+    private init(single: ConformanceRecordReference?, several: [ConformanceRecordReference]) {
+        self.single = single
+        self.several = several
+    }
+
+    /// One record.
+    /// - Parameter record: The record.
+    init(single record: ConformanceRecordReference) {
+        self.init(single: record, several: [])
+    }
 }
 
 /// One protocol's records in one set of images.
@@ -68,32 +95,66 @@ final class ProtocolIndex: CacheEntry {
         self.records = records
     }
 
-    /// The records by type descriptor, filed on first use.
-    private var recordsByType: ConcurrentTable<RecordsOfType> {
+    /// The records by type descriptor, filed on first use: a word table from each descriptor to
+    /// its record's address, which a lookup reads in its slot with no object. Records are
+    /// 4-aligned, so bit 0 is free to mark a descriptor with several records; those are listed
+    /// in a second table, usually empty.
+    private var recordsByType: RecordsByType {
         byType.value {
-            let filed: [(key: UInt, value: ConformanceRecordReference)] = records.compactMap { record in
-                record.reference.typeDescriptor.map { ($0.identity, record.reference) }
+            var pairs: [(key: UInt, value: UInt)] = []
+            pairs.reserveCapacity(records.count)
+            for record in records {
+                guard let descriptor = record.reference.typeDescriptor else { continue }
+                pairs.append((descriptor.identity, record.reference.identity))
             }
-            let entries = groupedByKey(filed).map { RecordsOfType(descriptor: $0.key, records: $0.values) }
-            return ConcurrentTable(filledWith: entries)
+            var repeated = false
+            let first = ConcurrentWordTable(filledWith: pairs) { stored, _ in
+                repeated = true
+                return stored | RecordsByType.severalBit
+            }
+            var several: [(key: UInt, value: ConformanceRecordReference)] = []
+            for pair in pairs where repeated {
+                guard let word = first.value(for: pair.key), word & RecordsByType.severalBit != 0 else { continue }
+                several.append((pair.key, ConformanceRecordReference(identity: pair.value)))
+            }
+            let entries = groupedByKey(several).map { RecordsOfType(descriptor: $0.key, records: $0.values) }
+            return RecordsByType(first: first, several: ConcurrentTable(filledWith: entries))
         }
     }
 
-    /// The records whose conforming type is a descriptor: one lookup.
+    /// The records whose conforming type is a descriptor: one lookup, two when it has several.
     /// - Parameter descriptor: The type descriptor.
-    /// - Returns: The records, or `nil` when there are none.
-    func records(of descriptor: DescriptorReference) -> ImmortalReference<RecordsOfType>? {
-        recordsByType.entry(for: descriptor.identity)
+    /// - Returns: The records, none when there are none.
+    func records(of descriptor: DescriptorReference) -> ConformanceRecordList {
+        let byType = recordsByType
+        guard let word = byType.first.value(for: descriptor.identity) else { return .none }
+        if word & RecordsByType.severalBit == 0 {
+            return ConformanceRecordList(single: ConformanceRecordReference(identity: word))
+        }
+        guard let several = byType.several.entry(for: descriptor.identity) else {
+            fatalError("unreachable: a descriptor marked with several records is listed")
+        }
+        return several.withObject { ConformanceRecordList($0.records) }
     }
-
-    /// The number of records indexed by type, and the bytes of the index's slots.
-    var footprint: (entries: Int, slotBytes: Int) { recordsByType.footprint }
 }
 
-/// The boxed table of one protocol's records by type.
+/// One protocol's records by type descriptor.
+struct RecordsByType: Sendable {
+    /// The bit of a record's address that marks a descriptor with several records.
+    static var severalBit: UInt { 1 }
+    /// Each descriptor's record, marked when it has several.
+    let first: ConcurrentWordTable
+    /// The descriptors with several records.
+    let several: ConcurrentTable<RecordsOfType>
+}
+
+/// The boxed tables of one protocol's records by type.
 final class RecordsByTypeBox: LazyBox {
-    let value: ConcurrentTable<RecordsOfType>
-    init(_ value: ConcurrentTable<RecordsOfType>) { self.value = value }
+    let value: RecordsByType
+    init(_ value: RecordsByType) { self.value = value }
     /// Runs only for the box of a thread that lost the race to publish (``LazyValue``).
-    deinit { value.discardUnpublished() }
+    deinit {
+        value.first.discardUnpublished()
+        value.several.discardUnpublished()
+    }
 }

@@ -150,6 +150,43 @@ struct ConcurrentTableTests {
         #expect(footprint.slotBytes <= Int(count) * 16 * 2 * 8 / 3 + 1024)
     }
 
+    @Test("A word table filled at once merges a repeated key's values in order, counts each key once, and grows")
+    func wordTableFilledWithRepeats() {
+        // 3,000 keys, every third given three times: its values are merged in the order given.
+        let base: UInt = 0x7F00_0000_0000
+        var pairs: [(key: UInt, value: UInt)] = []
+        for index in 0..<3000 as Range<UInt> {
+            let key = base + index * 16
+            pairs.append((key, index &* 4))
+            if index.isMultiple(of: 3) {
+                pairs.append((key, 1))
+                pairs.append((key, 2))
+            }
+        }
+        var merges: [UInt: [UInt]] = [:]
+        let table = ConcurrentWordTable(filledWith: pairs) { stored, next in
+            // The key is not passed: the stored value names it (index * 4, then marked).
+            merges[stored >> 2, default: []].append(next)
+            return stored | next
+        }
+        #expect(merges.count == 1000)
+        #expect(merges.values.allSatisfy { $0 == [1, 2] })
+        var wrong = 0
+        for index in 0..<3000 as Range<UInt> {
+            let expected = index &* 4 | (index.isMultiple(of: 3) ? 3 : 0)
+            if table.value(for: base + index * 16) != expected { wrong += 1 }
+        }
+        #expect(wrong == 0)
+        #expect(table.value(for: base + 8) == nil)
+        #expect(table.footprint.entries == 3000)
+        // Filled, it grows like any other table.
+        for index in 3000..<10_000 as Range<UInt> { table.update(base + index * 16) { _ in index } }
+        #expect(table.footprint.entries == 10_000)
+        #expect(table.value(for: base + 16 * 2999) == 2999 &* 4)
+        #expect(table.value(for: base + 16 * 9999) == 9999)
+        #expect(ConcurrentWordTable(filledWith: []) { _, _ in 0 }.footprint.entries == 0)
+    }
+
     @Test("Racing updates and reads of a word table: one value per key, never a torn slot")
     func racingWordTable() async {
         let table = ConcurrentWordTable()

@@ -43,6 +43,29 @@ private let racePluginPath: Result<String, PluginBuildError> = buildPlugin(
         """
 )
 
+/// Two plugins that declare the same retroactive conformance, with different associated types:
+/// the protocol's index then holds two records for one type descriptor.
+private let repeatedPluginPaths: Result<[String], PluginBuildError> = Result { () throws(PluginBuildError) in
+    try [
+        buildPlugin(
+            module: "RuntimeMetadataRepeatA",
+            code: """
+                extension Int16: @retroactive Identifiable {
+                    public var id: Int16 { self }
+                }
+                """
+        ).get(),
+        buildPlugin(
+            module: "RuntimeMetadataRepeatB",
+            code: """
+                extension Int16: @retroactive Identifiable {
+                    public var id: String { "\\(self)" }
+                }
+                """
+        ).get(),
+    ]
+}
+
 /// Compiles a plugin library.
 private func buildPlugin(module: String, code: String) -> Result<String, PluginBuildError> {
     let directory = pluginDirectory()
@@ -151,6 +174,22 @@ struct PluginTests {
             #expect(protocols[2].isConformed(by: type) == (type is any Encodable.Type), "\(type)")
             #expect(protocols[3].isConformed(by: type) == (type is any CustomStringConvertible.Type), "\(type)")
         }
+    }
+
+    @Test("A conformance two images declare is decided as the runtime decides it, by its first record")
+    func repeatedConformance() throws {
+        let paths = try repeatedPluginPaths.get()
+        let identifiable = try ProtocolDescriptor((any Identifiable).self)
+        #expect(identifiable.conformance(of: Int16.self) == nil)
+        for path in paths { _ = try Image.load(path) }
+        let records = identifiable.conformanceRecords().filter { $0.typeDescriptor?.qualifiedName == "Swift.Int16" }
+        #expect(records.count == 2)
+        // The runtime's own choice, seen through the witness it calls.
+        let runtimeID = try #require(Int16(7) as Any as? any Identifiable).id
+        let conformance = try #require(identifiable.conformance(of: Int16.self))
+        let expected = runtimeID is String ? TypeMetadata(String.self) : TypeMetadata(Int16.self)
+        #expect(conformance.associatedType(named: "ID") == expected)
+        #expect(identifiable.isConformed(by: Int16.self) == (Int16.self is any Identifiable.Type))
     }
 
     @Test("Files that are not Swift images are refused with an error")

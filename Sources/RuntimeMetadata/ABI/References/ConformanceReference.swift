@@ -20,6 +20,18 @@ struct ConformanceRecordReference: Hashable, Sendable {
         unsafe self.address = address
     }
 
+    /// Wraps the address of a conformance descriptor that `identity` returned.
+    /// - Parameter identity: A nonzero descriptor address.
+    init(identity: UInt) {
+        guard let address = unsafe UnsafeRawPointer(bitPattern: identity) else {
+            fatalError("unreachable: a conformance record's identity is never 0")
+        }
+        unsafe self.address = address
+    }
+
+    /// The descriptor's address as an integer, for a table's slot.
+    var identity: UInt { UInt(bitPattern: unsafe address) }
+
     private var layout: ProtocolConformanceDescriptorLayout { unsafe ProtocolConformanceDescriptorLayout(address) }
 
     /// The conformed protocol.
