@@ -120,25 +120,38 @@ case ("warm", "library"):
     result = (elapsed / ((sampled ? sampledIndices.count : typeCount) * protocolCount), count)
 case ("warm", "both"):
     // Both sides' warm questions in one process, alternating: each cache filled by its own first
-    // pass, then 7 rounds of a library pass and a runtime pass, so that a slow spell of the
-    // machine weighs on both. Prints each side's median per question and the count.
+    // pass, then 7 rounds of a library pass, a runtime pass and a floor pass, so that a slow
+    // spell of the machine weighs on all three. Prints each side's median per question, the
+    // floor's, and the count.
     let sampled = sampleStride > 1
     let descriptors = protocols()
     _ = libraryPass(descriptors, sampled: sampled)
     _ = runtimePass()
     let questions = (sampled ? sampledIndices.count : typeCount) * protocolCount
+    let floor = WarmFloor(
+        types: types,
+        indices: sampled ? sampledIndices : Array(0..<typeCount),
+        protocols: protocolCount,
+        conforms: runtimeConforms
+    )
     var libraryTimes: [Int] = []
     var runtimeTimes: [Int] = []
+    var floorTimes: [Int] = []
     var counts: (Int, Int) = (0, 0)
     for _ in 0..<7 {
         let (libraryElapsed, libraryCount) = time { libraryPass(descriptors, sampled: sampled) }
         let (runtimeElapsed, runtimeCount) = time { runtimePass() }
+        let (floorElapsed, floorCount) = time { floor.pass() }
         libraryTimes.append(libraryElapsed * 1000 / questions)
         runtimeTimes.append(runtimeElapsed * 1000 / questions)
+        floorTimes.append(floorElapsed * 1000 / questions)
         counts = (libraryCount, runtimeCount)
+        guard floorCount == libraryCount else {
+            fatalError("warm: the floor counted \(floorCount), the library \(libraryCount)")
+        }
     }
     guard counts.0 == counts.1 else { fatalError("warm: the library counted \(counts.0), the runtime \(counts.1)") }
-    print(libraryTimes.sorted()[3], runtimeTimes.sorted()[3], counts.0)
+    print(libraryTimes.sorted()[3], runtimeTimes.sorted()[3], counts.0, floorTimes.sorted()[3])
     exit(0)
 case ("warm", "runtime"):
     _ = runtimePass()
@@ -274,4 +287,63 @@ func measureTable(_ entries: Int) {
         "slotBytesPerEntry",
         probe.slotBytes / entries
     )
+}
+
+/// The floor of a warm question, the same dynamic work done by hand: one probe of a plain
+/// open-addressed table per protocol, laid out as the cached answers are (two-word slots, a key
+/// and an answer, sized as the library sizes a table for as many answers), from the slot the
+/// type's address hashes to, comparing the key and reading the answer. What the library adds
+/// above it is its generality: the table's root, read atomically, and the answer's decoding. The
+/// probes start from positions computed before the timed pass, read from one array in order.
+final class WarmFloor {
+    private let tables: [UnsafeMutablePointer<UInt>]
+    private let mask: Int
+    /// Per question: its table's address and its key, in the library pass's order.
+    private let order: UnsafeMutablePointer<(UnsafeMutablePointer<UInt>, UInt, Int)>
+    private let count: Int
+
+    /// Fills one table per protocol with the runtime's answers about the types.
+    init(types: [Any.Type], indices: [Int], protocols: Int, conforms: (Int, Int) -> Bool) {
+        // The capacity a table grows to for this many entries: the smallest power of two of at
+        // least 16 that keeps the load factor at most 3/4 (ConcurrentTable.swift).
+        var capacity = 16
+        while capacity * 3 < indices.count * 4 { capacity *= 2 }
+        mask = capacity - 1
+        tables = (0..<protocols).map { _ in
+            let words = UnsafeMutablePointer<UInt>.allocate(capacity: capacity * 2)
+            words.initialize(repeating: 0, count: capacity * 2)
+            return words
+        }
+        count = indices.count * protocols
+        order = .allocate(capacity: count)
+        var next = 0
+        for index in indices {
+            let key = UInt(bitPattern: unsafeBitCast(types[index], to: Int.self))
+            // The tables' hash of an address: multiplied by the 64-bit golden ratio, the high
+            // half folded into the low (UInt.cacheHash).
+            let mixed = key &* 0x9E37_79B9_7F4A_7C15
+            let start = Int(truncatingIfNeeded: mixed ^ (mixed >> 29))
+            for (protocolIndex, table) in tables.enumerated() {
+                var slot = start & mask
+                while table[2 * slot] != 0 { slot = (slot + 1) & mask }
+                table[2 * slot + 1] = conforms(index, protocolIndex) ? 2 : 1
+                table[2 * slot] = key
+                (order + next).initialize(to: (table, key, start))
+                next += 1
+            }
+        }
+    }
+
+    /// One pass: every question's slot probed once; returns the number of conformances found.
+    @inline(never)
+    func pass() -> Int {
+        var found = 0
+        for question in 0..<count {
+            let (table, key, start) = order[question]
+            var slot = start & mask
+            while table[2 * slot] != key { slot = (slot + 1) & mask }
+            found &+= Int(table[2 * slot + 1] >> 1)
+        }
+        return found
+    }
 }
