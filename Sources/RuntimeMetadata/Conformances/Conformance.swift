@@ -195,11 +195,17 @@ extension ProtocolDescriptor {
 
     /// Decides from the protocol's records (or, where records do not decide, asks the runtime)
     /// and publishes the answer.
+    ///
+    /// The records are those of the images seen so far, without asking the runtime how many
+    /// are loaded now (a walk of its image list, a sixth of a first question's instructions at
+    /// 10,000 types): a conformance found there holds however many images are loaded since, as
+    /// images are only added and a later one cannot come first in image order. Only before a
+    /// negative answer is published is the count asked, and the question decided again when it
+    /// grew, so that a conformance in a newly loaded image is not missed.
     @usableFromInline
     @inline(never)
     func newAnswer(for metadata: MetadataReference) -> WitnessTableReference? {
-        let imageCount = ImageGeneration.refreshedCount
-        return Self.answer(for: metadata, protocol: reference, imageCount: imageCount) {
+        Self.answer(for: metadata, protocol: reference) { imageCount in
             ProtocolIndex.index(of: reference, imageCount: imageCount).withObject { index in
                 reference.decideConformance(of: metadata) { descriptor in index.records(of: descriptor) }
             }
@@ -207,11 +213,42 @@ extension ProtocolDescriptor {
     }
 
     /// An answer for a pair that holds for the images loaded now, or else `decide`'s decision
-    /// (the runtime's answer where the records do not decide), published.
+    /// (the runtime's answer where the records do not decide), published: decided first for the
+    /// images seen so far, and again for the images loaded now before a negative answer.
     /// - Parameters:
     ///   - metadata: The type.
     ///   - protocolReference: The protocol.
-    ///   - imageCount: The images the decision's records come from.
+    ///   - decide: Decides from the records of the first `imageCount` images.
+    /// - Returns: The witness table when the type conforms.
+    static func answer(
+        for metadata: MetadataReference,
+        protocol protocolReference: ProtocolReference,
+        decide: (_ imageCount: Int) -> ConformanceDecision
+    ) -> WitnessTableReference? {
+        let answers = conformanceAnswers.nestedTable(orInsert: protocolReference.identity)
+        switch knownAnswer(for: metadata, in: answers) {
+        case .conforms(let table): return table
+        case .doesNotConform: return nil
+        case .unknown: break
+        }
+        var imageCount = ImageGeneration.current
+        var found = imageCount > 0 ? protocolReference.witnessTable(for: metadata, from: decide(imageCount)) : nil
+        if found == nil {
+            let loaded = ImageGeneration.refreshedCount
+            if loaded != imageCount {
+                imageCount = loaded
+                found = protocolReference.witnessTable(for: metadata, from: decide(imageCount))
+            }
+        }
+        return publish(found, for: metadata, in: answers, imageCount: imageCount)
+    }
+
+    /// An answer for a pair that holds for the images loaded now, or else `decide`'s decision
+    /// for a given set of images, published.
+    /// - Parameters:
+    ///   - metadata: The type.
+    ///   - protocolReference: The protocol.
+    ///   - imageCount: The images the decision's records come from, counted by the caller.
     ///   - decide: Decides from the records.
     /// - Returns: The witness table when the type conforms.
     static func answer(
@@ -221,19 +258,37 @@ extension ProtocolDescriptor {
         decide: () -> ConformanceDecision
     ) -> WitnessTableReference? {
         let answers = conformanceAnswers.nestedTable(orInsert: protocolReference.identity)
-        if let state = answers.value(for: metadata.identity) {
-            switch KnownAnswer(state) {
-            case .conforms(let table): return table
-            case .doesNotConform: return nil
-            case .unknown: break
-            }
+        switch knownAnswer(for: metadata, in: answers) {
+        case .conforms(let table): return table
+        case .doesNotConform: return nil
+        case .unknown: break
         }
-        let found: WitnessTableReference?
-        switch decide() {
-        case .conforms(let table): found = table
-        case .doesNotConform: found = nil
-        case .askRuntime: found = protocolReference.witnessTable(for: metadata)
-        }
+        let found = protocolReference.witnessTable(for: metadata, from: decide())
+        return publish(found, for: metadata, in: answers, imageCount: imageCount)
+    }
+
+    /// The answer a protocol's table holds for a type and the images loaded now.
+    /// - Parameters:
+    ///   - metadata: The type.
+    ///   - answers: The protocol's answers.
+    /// - Returns: The answer, or `.unknown`.
+    private static func knownAnswer(for metadata: MetadataReference, in answers: ConcurrentWordTable) -> KnownAnswer {
+        answers.value(for: metadata.identity).map(KnownAnswer.init) ?? .unknown
+    }
+
+    /// Publishes a decided answer, unless a racing thread's answer holds already.
+    /// - Parameters:
+    ///   - found: The witness table, or `nil` for a negative answer.
+    ///   - metadata: The type.
+    ///   - answers: The protocol's answers.
+    ///   - imageCount: The images the decision covers.
+    /// - Returns: The answer stored.
+    private static func publish(
+        _ found: WitnessTableReference?,
+        for metadata: MetadataReference,
+        in answers: ConcurrentWordTable,
+        imageCount: Int
+    ) -> WitnessTableReference? {
         let stored = answers.update(metadata.identity) { current in
             // A positive answer is never replaced: racing first questions find the same table,
             // and a conformance found with fewer images holds with more.
@@ -265,6 +320,23 @@ extension ProtocolDescriptor {
                 conformance(of: type) != nil, seen.insert(type).inserted
             else { return nil }
             return type
+        }
+    }
+}
+
+extension ProtocolReference {
+    /// The witness table a decision gives: its own, none, or the runtime's answer.
+    /// - Parameters:
+    ///   - metadata: The type.
+    ///   - decision: What the records decided.
+    /// - Returns: The witness table when the type conforms.
+    fileprivate func witnessTable(for metadata: MetadataReference, from decision: ConformanceDecision)
+        -> WitnessTableReference?
+    {
+        switch decision {
+        case .conforms(let table): table
+        case .doesNotConform: nil
+        case .askRuntime: witnessTable(for: metadata)
         }
     }
 }

@@ -66,6 +66,16 @@ private let repeatedPluginPaths: Result<[String], PluginBuildError> = Result { (
     ]
 }
 
+/// A plugin loaded with a plain `dlopen`, which no enumeration of the library notices.
+private let unnoticedPluginPath: Result<String, PluginBuildError> = buildPlugin(
+    module: "RuntimeMetadataUnnoticedPlugin",
+    code: """
+        extension Int32: @retroactive Identifiable {
+            public var id: Int32 { self }
+        }
+        """
+)
+
 /// Compiles a plugin library.
 private func buildPlugin(module: String, code: String) -> Result<String, PluginBuildError> {
     let directory = pluginDirectory()
@@ -190,6 +200,20 @@ struct PluginTests {
         let expected = runtimeID is String ? TypeMetadata(String.self) : TypeMetadata(Int16.self)
         #expect(conformance.associatedType(named: "ID") == expected)
         #expect(identifiable.isConformed(by: Int16.self) == (Int16.self is any Identifiable.Type))
+    }
+
+    @Test("A first question after a plain dlopen finds a conformance the new image declares")
+    func firstQuestionAfterPlainLoad() throws {
+        let path = try unnoticedPluginPath.get()
+        let identifiable = try ProtocolDescriptor((any Identifiable).self)
+        // Asked before: the answers of other types, with the images loaded then.
+        #expect(identifiable.isConformed(by: UInt32.self) == (UInt32.self is any Identifiable.Type))
+        #expect(dlopen(path, RTLD_NOW) != nil)
+        // A first question is decided from the images seen so far, then, before a negative
+        // answer, again with the images loaded now.
+        #expect(Int32.self is any Identifiable.Type)
+        let conformance = try #require(identifiable.conformance(of: Int32.self))
+        #expect(conformance.associatedType(named: "ID") == TypeMetadata(Int32.self))
     }
 
     @Test("Files that are not Swift images are refused with an error")
