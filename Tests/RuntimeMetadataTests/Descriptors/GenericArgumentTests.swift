@@ -71,3 +71,51 @@ struct CopyableRequirementTests {
         #expect(copyable.isCopyable)
     }
 }
+
+/// Two levels of generic parameters, for the first one's argument.
+private struct Outer<First> {
+    struct Inner<Second> {}
+}
+
+@Suite("The first generic parameter read from its argument")
+struct FirstGenericParameterTests {
+    /// Resolves `name` both ways in the context of `type`: read from the argument where the
+    /// name is the first parameter, and by the runtime's demangler.
+    private func resolutions(of name: String, in type: Any.Type) -> (MetadataReference?, MetadataReference?) {
+        var bytes = Array(name.utf8)
+        bytes.append(0)
+        return bytes.withUnsafeBytes { buffer in
+            let layout = unsafe MangledNameLayout(buffer.baseAddress!)
+            let metadata = MetadataReference(type)
+            return unsafe (metadata.resolve(layout), metadata.resolvedByRuntime(layout))
+        }
+    }
+
+    @Test(
+        "x resolves to what the runtime resolves it to, in every kind of generic context",
+        arguments: [
+            [Int].self, [String: Double].self, Int?.self, Outer<Int8>.self, Outer<Int16>.Inner<String>.self,
+            Result<UInt, Never>.self,
+        ] as [Any.Type]
+    )
+    func firstParameter(_ type: Any.Type) {
+        let (read, resolved) = resolutions(of: "x", in: type)
+        #expect(read != nil, "\(type)")
+        #expect(read == resolved, "\(type)")
+    }
+
+    @Test("Only the whole name x is read from the argument; value parameters are left to the runtime")
+    func otherNames() {
+        for name in ["xSg", "Sayx_G", "q_", "xx", "X"] {
+            let bytes = Array(name.utf8) + [0]
+            bytes.withUnsafeBytes { buffer in
+                #expect(unsafe !MangledNameLayout(buffer.baseAddress!).isFirstGenericParameter, "\(name)")
+            }
+        }
+        #expect(MetadataReference(InlineArray<2, Int>.self).firstTypeArgument == nil)
+        #expect(MetadataReference(ValueGenericStruct<3, String>.self).firstTypeArgument == nil)
+        #expect(MetadataReference(Int.self).firstTypeArgument == nil)
+        #expect(MetadataReference([Int8].self).firstTypeArgument == MetadataReference(Int8.self))
+        #expect(MetadataReference(Outer<Int16>.Inner<String>.self).firstTypeArgument == MetadataReference(Int16.self))
+    }
+}

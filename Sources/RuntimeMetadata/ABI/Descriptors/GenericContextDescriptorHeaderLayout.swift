@@ -86,7 +86,14 @@ struct GenericContextDescriptorHeaderLayout: Sendable {
 
     /// The `GenericParamDescriptor` bytes: kind in the low 6 bits (type 0, pack 1, value 2), 0x80 key argument.
     var parameters: [UInt8] {
-        unsafe (0..<parameterCount).map { unsafe address.read(at: MemoryLayout<Fields>.size + $0) }
+        unsafe (0..<parameterCount).map { unsafe parameter(at: $0) }
+    }
+
+    /// One `GenericParamDescriptor` byte; the caller checks `index < parameterCount`.
+    /// - Parameter index: The parameter's index, counting every level's parameters.
+    /// - Returns: The byte.
+    func parameter(at index: Int) -> UInt8 {
+        unsafe address.read(at: MemoryLayout<Fields>.size + index)
     }
 
     private var requirementsStart: UnsafeRawPointer {

@@ -52,6 +52,13 @@ struct MangledNameLayout: Sendable {
         return kind == 0x01 ? unsafe target : unsafe target?.slotTarget
     }
 
+    /// Whether the whole name is `x`, the first generic parameter of the outermost generic
+    /// context (τ_0_0; the `generic-param-index` productions of swiftlang/swift
+    /// docs/ABI/Mangling.rst), which comes first among every level's parameters.
+    var isFirstGenericParameter: Bool {
+        unsafe length == 1 && address.read(as: UInt8.self) == UInt8(ascii: "x")
+    }
+
     /// The plain characters after the last symbolic reference.
     var trailingText: String {
         let start = unsafe endOfLastSymbolicReference

@@ -251,6 +251,16 @@ struct MetadataReference: Hashable, Sendable {
     /// - Parameter name: The measured name.
     /// - Returns: The metadata, or `nil` when the runtime cannot resolve it.
     func resolve(_ name: MangledNameLayout) -> MetadataReference? {
+        // The type's first parameter, as most conditional requirements name it, is read from
+        // its argument, without the runtime's demangler.
+        if unsafe name.isFirstGenericParameter, let argument = firstTypeArgument { return argument }
+        return unsafe resolvedByRuntime(name)
+    }
+
+    /// ``resolve(_:)`` through the runtime's `swift_getTypeByMangledNameInContext`.
+    /// - Parameter name: The measured name.
+    /// - Returns: The metadata, or `nil` when the runtime cannot resolve it.
+    func resolvedByRuntime(_ name: MangledNameLayout) -> MetadataReference? {
         let context = typeDescriptor
         let resolved = unsafe RuntimeEntryPoints.typeByMangledName(
             name.address,
@@ -259,6 +269,17 @@ struct MetadataReference: Hashable, Sendable {
             genericArguments: genericArgumentVector
         )
         return unsafe resolved.map(MetadataReference.init)
+    }
+
+    /// The argument of the type's first generic parameter (τ_0_0) when it is a type parameter
+    /// with a key argument, and so the first word of the generic argument vector; `nil`
+    /// otherwise (a pack, a value, a parameter fixed by a same-type requirement), for the
+    /// runtime to resolve.
+    var firstTypeArgument: MetadataReference? {
+        guard let context = unsafe typeDescriptor?.genericContext, unsafe context.parameterCount > 0,
+            unsafe context.parameter(at: 0) == 0x80, let vector = unsafe genericArgumentVector
+        else { return nil }
+        return unsafe vector.pointer(at: 0).map(MetadataReference.init)
     }
 
     /// The type a stored property or case of this nominal type declares, resolved with every
