@@ -291,16 +291,17 @@ func measureTable(_ entries: Int) {
 
 /// The floor of a warm question, the same dynamic work done by hand: one probe of a plain
 /// open-addressed table per protocol, laid out as the cached answers are (two-word slots, a key
-/// and an answer, sized as the library sizes a table for as many answers), from the slot the
-/// type's address hashes to, comparing the key and reading the answer. What the library adds
-/// above it is its generality: the table's root, read atomically, and the answer's decoding. The
-/// probes start from positions computed before the timed pass, read from one array in order.
+/// and an answer, sized as the library sizes a table for as many answers), in the library pass's
+/// loop: each type read from the same array, its address hashed as the tables hash it, then
+/// each protocol's table probed from that slot, the key compared and the answer read. What the
+/// library adds above it is its generality: the table's root, read atomically, and the answer's
+/// decoding.
 final class WarmFloor {
-    private let tables: [UnsafeMutablePointer<UInt>]
+    private let tables: UnsafeMutablePointer<UnsafeMutablePointer<UInt>>
+    private let tableCount: Int
     private let mask: Int
-    /// Per question: its table's address and its key, in the library pass's order.
-    private let order: UnsafeMutablePointer<(UnsafeMutablePointer<UInt>, UInt, Int)>
-    private let count: Int
+    private let types: [Any.Type]
+    private let indices: [Int]
 
     /// Fills one table per protocol with the runtime's answers about the types.
     init(types: [Any.Type], indices: [Int], protocols: Int, conforms: (Int, Int) -> Bool) {
@@ -309,40 +310,51 @@ final class WarmFloor {
         var capacity = 16
         while capacity * 3 < indices.count * 4 { capacity *= 2 }
         mask = capacity - 1
-        tables = (0..<protocols).map { _ in
+        tableCount = protocols
+        tables = .allocate(capacity: protocols)
+        for protocolIndex in 0..<protocols {
             let words = UnsafeMutablePointer<UInt>.allocate(capacity: capacity * 2)
             words.initialize(repeating: 0, count: capacity * 2)
-            return words
+            (tables + protocolIndex).initialize(to: words)
         }
-        count = indices.count * protocols
-        order = .allocate(capacity: count)
-        var next = 0
+        self.types = types
+        self.indices = indices
         for index in indices {
-            let key = UInt(bitPattern: unsafeBitCast(types[index], to: Int.self))
-            // The tables' hash of an address: multiplied by the 64-bit golden ratio, the high
-            // half folded into the low (UInt.cacheHash).
-            let mixed = key &* 0x9E37_79B9_7F4A_7C15
-            let start = Int(truncatingIfNeeded: mixed ^ (mixed >> 29))
-            for (protocolIndex, table) in tables.enumerated() {
-                var slot = start & mask
+            let key = Self.key(types[index])
+            for protocolIndex in 0..<protocols {
+                let table = tables[protocolIndex]
+                var slot = Self.home(key) & mask
                 while table[2 * slot] != 0 { slot = (slot + 1) & mask }
                 table[2 * slot + 1] = conforms(index, protocolIndex) ? 2 : 1
                 table[2 * slot] = key
-                (order + next).initialize(to: (table, key, start))
-                next += 1
             }
         }
+    }
+
+    @inline(__always)
+    static func key(_ type: Any.Type) -> UInt { UInt(bitPattern: unsafeBitCast(type, to: Int.self)) }
+
+    /// The tables' hash of an address: multiplied by the 64-bit golden ratio, the high half
+    /// folded into the low (UInt.cacheHash).
+    @inline(__always)
+    static func home(_ key: UInt) -> Int {
+        let mixed = key &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed ^ (mixed >> 29))
     }
 
     /// One pass: every question's slot probed once; returns the number of conformances found.
     @inline(never)
     func pass() -> Int {
         var found = 0
-        for question in 0..<count {
-            let (table, key, start) = order[question]
-            var slot = start & mask
-            while table[2 * slot] != key { slot = (slot + 1) & mask }
-            found &+= Int(table[2 * slot + 1] >> 1)
+        for index in indices {
+            let key = Self.key(types[index])
+            let home = Self.home(key)
+            for protocolIndex in 0..<tableCount {
+                let table = tables[protocolIndex]
+                var slot = home & mask
+                while table[2 * slot] != key { slot = (slot + 1) & mask }
+                found &+= Int(table[2 * slot + 1] >> 1)
+            }
         }
         return found
     }
