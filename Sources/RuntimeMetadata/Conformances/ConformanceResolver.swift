@@ -40,6 +40,7 @@ private enum ConformanceFlag {
     static let isConformanceOfProtocol: UInt32 = 0x0004_0000
     static let hasGlobalActorIsolation: UInt32 = 0x0008_0000
     static let numConditionalPackShapesMask: UInt32 = 0xFF00_0000
+    static let numConditionalRequirementsMask: UInt32 = 0x0000_FF00
 }
 
 extension ProtocolReference {
@@ -84,13 +85,13 @@ extension ProtocolReference {
         guard flags & unsupported == 0, flags & ConformanceFlag.typeReferenceKindMask <= 0x08 else {
             return .askRuntime
         }
-        let requirements = record.conditionalRequirementReferences
         let arguments: [WitnessTableReference]
-        if requirements.isEmpty {
+        if flags & ConformanceFlag.numConditionalRequirementsMask == 0 {
+            // Most records: no requirement to list, no array made.
             arguments = []
         } else {
             switch GenericRequirementChecker.check(
-                requirements,
+                record.conditionalRequirementReferences,
                 in: .type(type),
                 conformance: { subject, protocolReference in
                     ProtocolDescriptor(protocolReference).conformanceWitnessTable(of: subject)
