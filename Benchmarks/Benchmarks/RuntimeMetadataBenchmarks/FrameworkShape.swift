@@ -195,6 +195,37 @@ func frameLayoutCeilingEquals<T>(_ lhs: T, _ rhs: T) -> Bool {
     }
 }
 
+/// The held field's ceiling: what a held `Field` must check and read, kept in an object a global
+/// refers to, as a `Field` keeps it: the declaring type and the property's type, compared with
+/// the root's and the result's, and the offset to load from.
+final class FrameFieldCeiling: Sendable {
+    let declaringType: ObjectIdentifier
+    let fieldType: ObjectIdentifier
+    let offset: Int
+
+    init(_ field: Field) {
+        declaringType = ObjectIdentifier(FrameEight.self)
+        fieldType = ObjectIdentifier(field.type!.type!)
+        offset = field.offset
+    }
+
+    /// The property's value, by hand: both types compared, then one load at the offset.
+    @inline(__always)
+    func value<Root, Value>(in root: Root, as _: Value.Type) -> Value? {
+        guard declaringType == ObjectIdentifier(Root.self), fieldType == ObjectIdentifier(Value.self) else {
+            return nil
+        }
+        return withUnsafeBytes(of: root) { $0.load(fromByteOffset: offset, as: Value.self) }
+    }
+}
+
+let frameFieldCeiling = FrameFieldCeiling(frameFieldC)
+
+/// The case-name ceiling's table: for `FrameEvent`, the index of its names in `frameCaseNames`.
+let frameCaseNameCeiling = FrameProbeTable([(FrameEvent.self, 1)])
+/// The names the ceiling reads, as the library lists them, behind an unused first entry.
+let frameCaseNames: [[String]] = [[], try! frameEventMetadata.cases.map(\.name)]
+
 func frameworkShapeBenchmarks(_ warm: Benchmark.Configuration) {
     // Every answer cached before the warm rows, as in a framework that has run for a while.
     for type in frameHits + frameMisses { _ = frameShape.conformance(of: type) }
@@ -279,6 +310,9 @@ func frameworkShapeBenchmarks(_ warm: Benchmark.Configuration) {
     Benchmark("Framework.field.held.warm", configuration: warm) { benchmark in
         frameworkTimed(benchmark, hidden { try! frameFieldC.value(in: frameEight, as: Int.self) })
     }
+    Benchmark("Framework.ceiling.field.held", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameFieldCeiling.value(in: frameEight, as: Int.self) ?? 0 })
+    }
     Benchmark("Framework.keyPath.read", configuration: warm) { benchmark in
         frameworkTimed(benchmark, hidden { frameEight[keyPath: frameKeyPathC] })
     }
@@ -288,6 +322,17 @@ func frameworkShapeBenchmarks(_ warm: Benchmark.Configuration) {
         frameworkTimed(
             benchmark,
             hidden { try! frameEventMetadata.caseName(of: frameEvents[frameNext()]).utf8.count }
+        )
+    }
+    // The ceiling: the tag, read by the library's witness call (the dynamic work a case name
+    // cannot avoid), then one probe of a table keyed by the metadata for the names and a load.
+    Benchmark("Framework.ceiling.enum.tagProbe", configuration: warm) { benchmark in
+        frameworkTimed(
+            benchmark,
+            hidden {
+                let tag = try! frameEventMetadata.tag(of: frameEvents[frameNext()])
+                return frameCaseNames[Int(frameCaseNameCeiling.word(for: FrameEvent.self))][tag].utf8.count
+            }
         )
     }
     Benchmark("Framework.Mirror.caseName", configuration: warm) { benchmark in
