@@ -309,12 +309,16 @@ struct TableGenerations: Sendable {
         var capacity = 16
         while capacity * 3 < count * 4 { capacity *= 2 }
         let slots = unsafe Self.generation(capacity: capacity, stride: stride)
+        let mask = unsafe cmd_tableMask(slots)
         let filled = fill { hash, matches in
-            let mask = unsafe cmd_tableMask(slots)
-            if let existing = unsafe Self.find(in: slots, mask: mask, hash: hash, stride: stride, where: matches) {
-                return (existing, true)
+            // One walk of the probe sequence: the key, if stored, comes before the first empty slot.
+            var index = hash
+            while true {
+                let slot = unsafe TableSlot(slots: slots, base: (index & mask) &* stride)
+                if slot.load(0) == 0 { return (slot, false) }
+                if matches(slot) { return (slot, true) }
+                index &+= 1
             }
-            return (unsafe Self.emptySlot(in: slots, hash: hash, stride: stride), false)
         }
         unsafe cmd_tableSetCount(slots, UInt(filled))
         unsafe publish(slots)

@@ -225,22 +225,18 @@ extension ProtocolDescriptor {
         protocol protocolReference: ProtocolReference,
         decide: (_ imageCount: Int) -> ConformanceDecision
     ) -> WitnessTableReference? {
-        let answers = conformanceAnswers.nestedTable(orInsert: protocolReference.identity)
-        switch knownAnswer(for: metadata, in: answers) {
-        case .conforms(let table): return table
-        case .doesNotConform: return nil
-        case .unknown: break
-        }
-        var imageCount = ImageGeneration.current
-        var found = imageCount > 0 ? protocolReference.witnessTable(for: metadata, from: decide(imageCount)) : nil
-        if found == nil {
-            let loaded = ImageGeneration.refreshedCount
-            if loaded != imageCount {
-                imageCount = loaded
-                found = protocolReference.witnessTable(for: metadata, from: decide(imageCount))
+        cachedOrPublished(for: metadata, protocol: protocolReference) {
+            var imageCount = ImageGeneration.current
+            var found = imageCount > 0 ? protocolReference.witnessTable(for: metadata, from: decide(imageCount)) : nil
+            if found == nil {
+                let loaded = ImageGeneration.refreshedCount
+                if loaded != imageCount {
+                    imageCount = loaded
+                    found = protocolReference.witnessTable(for: metadata, from: decide(imageCount))
+                }
             }
+            return (found, imageCount)
         }
-        return publish(found, for: metadata, in: answers, imageCount: imageCount)
     }
 
     /// An answer for a pair that holds for the images loaded now, or else `decide`'s decision
@@ -257,23 +253,33 @@ extension ProtocolDescriptor {
         imageCount: Int,
         decide: () -> ConformanceDecision
     ) -> WitnessTableReference? {
-        let answers = conformanceAnswers.nestedTable(orInsert: protocolReference.identity)
-        switch knownAnswer(for: metadata, in: answers) {
-        case .conforms(let table): return table
-        case .doesNotConform: return nil
-        case .unknown: break
+        cachedOrPublished(for: metadata, protocol: protocolReference) {
+            (protocolReference.witnessTable(for: metadata, from: decide()), imageCount)
         }
-        let found = protocolReference.witnessTable(for: metadata, from: decide())
-        return publish(found, for: metadata, in: answers, imageCount: imageCount)
     }
 
-    /// The answer a protocol's table holds for a type and the images loaded now.
+    /// The answer the protocol's table holds for a type and the images loaded now, or else the
+    /// one `decide` finds, published.
     /// - Parameters:
     ///   - metadata: The type.
-    ///   - answers: The protocol's answers.
-    /// - Returns: The answer, or `.unknown`.
-    private static func knownAnswer(for metadata: MetadataReference, in answers: ConcurrentWordTable) -> KnownAnswer {
-        answers.value(for: metadata.identity).map(KnownAnswer.init) ?? .unknown
+    ///   - protocolReference: The protocol.
+    ///   - decide: The witness table, or `nil`, and the images the decision covers.
+    /// - Returns: The witness table when the type conforms.
+    private static func cachedOrPublished(
+        for metadata: MetadataReference,
+        protocol protocolReference: ProtocolReference,
+        decide: () -> (found: WitnessTableReference?, imageCount: Int)
+    ) -> WitnessTableReference? {
+        let answers = conformanceAnswers.nestedTable(orInsert: protocolReference.identity)
+        if let state = answers.value(for: metadata.identity) {
+            switch KnownAnswer(state) {
+            case .conforms(let table): return table
+            case .doesNotConform: return nil
+            case .unknown: break
+            }
+        }
+        let (found, imageCount) = decide()
+        return publish(found, for: metadata, in: answers, imageCount: imageCount)
     }
 
     /// Publishes a decided answer, unless a racing thread's answer holds already.
