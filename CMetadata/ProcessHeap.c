@@ -23,6 +23,7 @@
 #if defined(__linux__) && defined(__x86_64__) || defined(__linux__) && defined(__aarch64__)
 
 #include "GlibcMalloc.h"
+#include "HeapGraph.h"
 #include "HeapGroups.h"
 #include "HeapWindows.h"
 #include "ProcessMemory.h"
@@ -88,6 +89,8 @@ typedef struct Scan {
     FreeChunk *freeChunks;
     size_t freeChunkCount, freeChunkCapacity;
     HeapGroups *groups;
+    /// The graph of the blocks in use, for the search for leaks, or NULL.
+    HeapGraph *graph;
     uint64_t bytesRead;
     /// What ended the read, for `OutcomeChanged` and `OutcomeFailed`.
     int error;
@@ -223,6 +226,7 @@ static void resetScan(Scan *scan) {
     scan->error = 0;
     scan->why[0] = 0;
     if (scan->groups) cmdheap_resetCounts(scan->groups);
+    if (scan->graph) cmdgraph_reset(scan->graph);
 }
 
 static void freeScan(Scan *scan) {
@@ -245,15 +249,42 @@ static bool addRegion(Scan *scan, Region region) {
     return true;
 }
 
+/// Adds a block in use to the graph, with the words in it read through the windows.
+static Outcome graphBlock(Scan *scan, uintptr_t address, uintptr_t size, const uint64_t *words) {
+    if (!cmdgraph_addBlock(scan->graph, address, size, words, 0)) {
+        scan->outOfMemory = true;
+        return OutcomeFailed;
+    }
+    Outcome outcome = OutcomeRead;
+    for (uintptr_t at = address; at + 8 <= address + size;) {
+        size_t length = address + size - at >= CMD_WINDOW_MAXIMUM_REQUEST ? CMD_WINDOW_MAXIMUM_REQUEST
+                                                                          : (size_t)((address + size - at) & ~(uintptr_t)7);
+        const uint8_t *bytes = bytesAt(scan, at, length, &outcome);
+        if (!bytes) return outcome;
+        uint64_t piece[CMD_WINDOW_MAXIMUM_REQUEST / 8];
+        memcpy(piece, bytes, length);
+        if (!cmdgraph_addWords(scan->graph, piece, length / 8)) {
+            scan->outOfMemory = true;
+            return OutcomeFailed;
+        }
+        at += length;
+    }
+    return OutcomeRead;
+}
+
 /// Walks one heap's chunks, counting the instances among those in use; with `count` false,
 /// reads them alone (the floor). The walk must end where the heap's chunks end: at the arena's
 /// top chunk, or for an older heap of a secondary arena at its fencepost or its end.
-static Outcome walkRegion(Scan *scan, const Region *region, bool count) {
+static Outcome walkRegionChunks(Scan *scan, const Region *region, bool count) {
     uintptr_t chunk = region->firstChunk;
     // The walk ends at the top chunk's header: nothing past it is read.
     uintptr_t end = region->top && region->end - region->top > 32 ? region->top + 32 : region->end;
     cmdwin_setRegion(&scan->windows, region->start, end);
     Outcome outcome = OutcomeRead;
+    if (scan->graph && count && !cmdgraph_beginRun(scan->graph, region->start)) {
+        scan->outOfMemory = true;
+        return OutcomeFailed;
+    }
     while (true) {
         if (region->top && chunk == region->top) return OutcomeRead;
         if (chunk + 16 > region->end) break;
@@ -284,12 +315,50 @@ static Outcome walkRegion(Scan *scan, const Region *region, bool count) {
                 scan->outOfMemory = true;
                 return OutcomeFailed;
             }
-            if (!countBlock(scan, chunk + 16, size - 8, words + 2)) return OutcomeFailed;
+            if (scan->groups && !countBlock(scan, chunk + 16, size - 8, words + 2)) return OutcomeFailed;
+            if (scan->graph && (outcome = graphBlock(scan, chunk + 16, size - 8, words + 2)) != OutcomeRead) {
+                return outcome;
+            }
         }
         chunk = next;
     }
     return changed(scan, 0, "the walk of the heap at 0x%lx lost its chunks at 0x%lx before its %s",
                    (unsigned long)region->start, (unsigned long)chunk, region->top ? "top chunk" : "end");
+}
+
+/// Walks one heap's chunks; the graph's run of its blocks ends with the heap.
+static Outcome walkRegion(Scan *scan, const Region *region, bool count) {
+    Outcome outcome = walkRegionChunks(scan, region, count);
+    if (scan->graph && count) cmdgraph_endRun(scan->graph, region->end);
+    return outcome;
+}
+
+/// Adds the words of a chunk of its own mapping to the graph, read a megabyte at a time.
+static Outcome graphMappedChunk(Scan *scan, uintptr_t address, uintptr_t size, const uint64_t *words) {
+    if (!cmdgraph_addBlock(scan->graph, address, size, words, 0)) {
+        scan->outOfMemory = true;
+        return OutcomeFailed;
+    }
+    const size_t pieceSize = (size_t)1 << 20;
+    uint64_t *piece = malloc(pieceSize);
+    if (!piece) {
+        scan->outOfMemory = true;
+        return OutcomeFailed;
+    }
+    Outcome outcome = OutcomeRead;
+    for (uintptr_t at = address; outcome == OutcomeRead && at + 8 <= address + size;) {
+        size_t length = address + size - at >= pieceSize ? pieceSize : (size_t)((address + size - at) & ~(uintptr_t)7);
+        outcome = readExactly(scan, at, piece, length);
+        if (outcome != OutcomeRead) break;
+        scan->bytesRead += length;
+        if (!cmdgraph_addWords(scan->graph, piece, length / 8)) {
+            scan->outOfMemory = true;
+            outcome = OutcomeFailed;
+        }
+        at += length;
+    }
+    free(piece);
+    return outcome;
 }
 
 /// Adds the chunks of a thread's cache to the free chunks, when the chunk holds one: each
@@ -467,6 +536,10 @@ static Outcome scanMappedChunks(Scan *scan, bool count) {
             continue;
         }
         uintptr_t chunk = mapping->start;
+        if (scan->graph && count && !cmdgraph_beginRun(scan->graph, chunk)) {
+            scan->outOfMemory = true;
+            return OutcomeFailed;
+        }
         while (chunk + 32 <= mapping->end) {
             uint64_t header[4];
             Outcome outcome = readExactly(scan, chunk, header, sizeof(header));
@@ -477,17 +550,51 @@ static Outcome scanMappedChunks(Scan *scan, bool count) {
                 size > mapping->end - chunk) {
                 break;
             }
-            if (count && !countBlock(scan, chunk + 16, size - 16, header + 2)) return OutcomeFailed;
+            if (count && scan->groups && !countBlock(scan, chunk + 16, size - 16, header + 2)) return OutcomeFailed;
+            if (count && scan->graph && (outcome = graphMappedChunk(scan, chunk + 16, size - 16, header + 2)) != OutcomeRead) {
+                return outcome;
+            }
             chunk += size;
         }
+        if (scan->graph && count) cmdgraph_endRun(scan->graph, chunk);
     }
     return OutcomeRead;
+}
+
+/// Sets the ranges a word of the graph must point into: the heaps, and the anonymous writable
+/// mappings that may hold chunks of their own (`scanMappedChunks`'s).
+static bool setGraphRanges(Scan *scan) {
+    size_t capacity = scan->regionCount + scan->mappingCount;
+    uintptr_t *starts = malloc((capacity ? capacity : 1) * sizeof(uintptr_t));
+    uintptr_t *ends = malloc((capacity ? capacity : 1) * sizeof(uintptr_t));
+    size_t count = 0;
+    if (starts && ends) {
+        for (size_t index = 0; index < scan->regionCount; index++) {
+            starts[count] = scan->regions[index].start;
+            ends[count++] = scan->regions[index].end;
+        }
+        for (size_t index = 0; index < scan->mappingCount; index++) {
+            const Mapping *mapping = &scan->mappings[index];
+            if (!mapping->readable || !mapping->writable || mapping->inode != 0 || mapping->path[0] != 0 ||
+                isInRegion(scan, mapping->start)) {
+                continue;
+            }
+            starts[count] = mapping->start;
+            ends[count++] = mapping->end;
+        }
+    }
+    bool set = starts && ends && cmdgraph_setRanges(scan->graph, starts, ends, count);
+    free(starts);
+    free(ends);
+    if (!set) scan->outOfMemory = true;
+    return set;
 }
 
 /// One read of the heap: its arenas and heaps, each walked, the chunks of their own mappings,
 /// and the blocks free lists hold taken back.
 static Outcome readHeap(Scan *scan, uintptr_t mainArena, CMDHeapScan *result, bool count) {
     Outcome outcome = findRegions(scan, mainArena, result, count);
+    if (outcome == OutcomeRead && scan->graph && count && !setGraphRanges(scan)) return OutcomeFailed;
     for (size_t index = 0; outcome == OutcomeRead && index < scan->regionCount; index++) {
         outcome = walkRegion(scan, &scan->regions[index], count);
     }
@@ -496,7 +603,7 @@ static Outcome readHeap(Scan *scan, uintptr_t mainArena, CMDHeapScan *result, bo
     for (size_t index = 0; outcome == OutcomeRead && index < scan->cacheCandidateCount; index++) {
         outcome = addCache(scan, scan->cacheCandidates[index]);
     }
-    if (outcome != OutcomeRead) return outcome;
+    if (outcome != OutcomeRead || !scan->groups) return outcome;
     // A free chunk the walk took for one in use (a cache's or a fast bin's holds `PREV_INUSE`)
     // was counted when its words read as an instance's: take it back.
     for (size_t index = 0; index < scan->freeChunkCount; index++) {
@@ -599,13 +706,25 @@ static bool findArena(int32_t pid, CMDHeapScan *result, char **maps, Mapping **m
     return true;
 }
 
+/// Indexes the graph, and takes out of it the blocks that free lists hold.
+static bool finishGraph(Scan *scan) {
+    if (!cmdgraph_index(scan->graph)) return false;
+    for (size_t index = 0; index < scan->freeChunkCount; index++) {
+        ptrdiff_t block = cmdgraph_blockHolding(scan->graph, scan->freeChunks[index].chunk + 16);
+        if (block >= 0 && scan->graph->blocks[block].address == scan->freeChunks[index].chunk + 16) {
+            scan->graph->blocks[block].flags |= GraphBlockFree;
+        }
+    }
+    return true;
+}
+
 /// The reads of a scan or of the floor: up to `CMD_HEAP_SCAN_ATTEMPTS` while the heap changes
 /// under them.
-static bool scanHeap(int32_t pid, HeapGroups *groups, CMDHeapScan *result) {
+static bool scanHeap(int32_t pid, HeapGroups *groups, HeapGraph *graph, CMDHeapScan *result) {
     memset(result, 0, sizeof(*result));
     CMDProcessFacts before;
     if (!checkProcess(pid, &before, result)) return false;
-    Scan scan = {.pid = (pid_t)pid, .groups = groups};
+    Scan scan = {.pid = (pid_t)pid, .groups = groups, .graph = graph};
     if (!cmdwin_open(&scan.windows, (pid_t)pid)) return heapFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
     bool scanned = false;
     for (uint32_t attempt = 1; attempt <= CMD_HEAP_SCAN_ATTEMPTS; attempt++) {
@@ -619,7 +738,7 @@ static bool scanHeap(int32_t pid, HeapGroups *groups, CMDHeapScan *result) {
         if (findArena(pid, result, &maps, &mappings, &count, &mainArena)) {
             scan.mappings = mappings;
             scan.mappingCount = count;
-            outcome = readHeap(&scan, mainArena, result, groups != NULL);
+            outcome = readHeap(&scan, mainArena, result, groups != NULL || graph != NULL);
         }
         free(mappings);
         free(maps);
@@ -656,6 +775,7 @@ static bool scanHeap(int32_t pid, HeapGroups *groups, CMDHeapScan *result) {
         if (groups && !cmdheap_finish(groups, &scan.freeSet, result)) {
             scanned = heapFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
         }
+        if (graph && !finishGraph(&scan)) scanned = heapFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
     }
     freeScan(&scan);
     return scanned;
@@ -663,7 +783,7 @@ static bool scanHeap(int32_t pid, HeapGroups *groups, CMDHeapScan *result) {
 
 bool cmd_scanProcessHeap(int32_t pid, CMDHeapClassify classify, void *context, CMDHeapScan *result) {
     HeapGroups groups = {.classify = classify, .context = context};
-    bool scanned = scanHeap(pid, &groups, result);
+    bool scanned = scanHeap(pid, &groups, NULL, result);
     if (scanned) result->status = CMDProcessStatusRead;
     cmdheap_freeGroups(&groups);
     return scanned;
@@ -671,9 +791,15 @@ bool cmd_scanProcessHeap(int32_t pid, CMDHeapClassify classify, void *context, C
 
 bool cmd_readProcessHeapOnly(int32_t pid, uint64_t *bytes) {
     CMDHeapScan result;
-    bool read = scanHeap(pid, NULL, &result);
+    bool read = scanHeap(pid, NULL, NULL, &result);
     *bytes = read ? result.bytesRead : 0;
     return read;
+}
+
+bool cmdheap_readGraph(int32_t pid, HeapGraph *graph, CMDHeapScan *result) {
+    bool scanned = scanHeap(pid, NULL, graph, result);
+    if (scanned) result->status = CMDProcessStatusRead;
+    return scanned;
 }
 
 bool cmd_listProcessHeapRanges(int32_t pid, CMDHeapRange *ranges, size_t capacity, size_t *count) {

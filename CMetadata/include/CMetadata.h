@@ -14,6 +14,7 @@
 #include "CMDProcessImages.h"
 #include "CMDProcessHeap.h"
 #include "CMDProcessControl.h"
+#include "CMDProcessLeaks.h"
 #include "CMDLoadedCode.h"
 #include "CMDRuntime.h"
 #include "CMDStack.h"

@@ -22,6 +22,9 @@ public struct Arguments: Equatable, Sendable {
         case layout
         /// The live class instances of a running process, by type (`--pid`).
         case instances
+        /// The live Swift objects of a running process that nothing reachable refers to, and
+        /// their cycles (`--pid`).
+        case leaks
     }
 
     /// The subcommand.
@@ -137,6 +140,12 @@ public struct Arguments: Equatable, Sendable {
         }
         if subcommand == .instances && processID == nil && !help && !version {
             throw .usage("'instances' counts the objects of a running process: it needs '--pid PID'")
+        }
+        if subcommand == .leaks && processID == nil && !help && !version {
+            throw .usage("'leaks' searches the heap of a running process: it needs '--pid PID'")
+        }
+        if subcommand == .leaks && !files.isEmpty && !help && !version {
+            throw .usage("'leaks' reads a running process, not files; unexpected argument '\(files[0])'")
         }
         if since != nil && typeName != nil && !help && !version {
             throw .usage("'--since' compares every type's counts; it cannot be combined with '--type'")
@@ -286,6 +295,32 @@ public struct Arguments: Equatable, Sendable {
                 JSON: {"instances": [{"type", "count", "bytes"}]}; with --type,
                 {"type": NAME, "addresses": ["0x...", ...]}; with --since,
                 {"instances": [{"type", "count", "bytes", "countChange", "bytesChange"}]}.
+                """
+        case .leaks:
+            usage = """
+                USAGE: metadata-inspect leaks --pid PID [--json]
+
+                Lists the live Swift objects of a running process that nothing reachable refers to:
+                COUNT, BYTES and TYPE as String(reflecting:) prints it there, the most bytes first,
+                then the retain cycles among them, each member's type and address. The process is
+                always held (as --stop holds it) from the first root read until the marking ends, and
+                the time it was held is printed.
+
+                The roots are every readable, writable mapping but the malloc heaps (thread stacks
+                whole, static TLS, the dynamic loader's allocations, the images' data and bss) and
+                every thread's general and vector registers. A word is a reference when, with a Swift
+                reference's spare bits masked, it points at any byte of a heap block in use; a weak
+                reference reaches its object's side table, which refers to nothing. Marking is
+                conservative: a reachable object is never reported, and a leak may be missed where a
+                stale word (on a stack, in a register) or an unowned reference still points at it.
+
+                A leaked closure context or box is a member named (closure context) or (box); its
+                bytes, and those of the other leaked blocks an object reaches first, count in that
+                object's row. A cycle is a strongly connected component of the leaked objects with two
+                members or more, or one that refers to itself.
+
+                JSON: {"heldMilliseconds": Int, "leaks": [{"type", "count", "bytes"}],
+                "cycles": [{"members": [{"type", "address": "0x..."}]}]}.
                 """
         case .layout:
             usage = """

@@ -63,7 +63,7 @@ public enum Inspector {
         if let processID = arguments.processID {
             // A census holds the process for the heap's read alone: its images, which do not
             // change, are read before. A listing holds it for the read of its images.
-            if !arguments.stop || arguments.subcommand == .instances {
+            if !arguments.stop || arguments.subcommand == .instances || arguments.subcommand == .leaks {
                 return try processReport(arguments, processID: processID, notes: &notes)
             }
             return try held(processID) { () throws(InspectorError) in
@@ -94,6 +94,7 @@ public enum Inspector {
         case .fields: return Report.fields(images, typeName: arguments.typeName)
         case .layout: return try Report.layout(try resolve(arguments.layoutType ?? ""))
         case .instances: throw .usage("'instances' needs '--pid PID'")
+        case .leaks: throw .usage("'leaks' needs '--pid PID'")
         }
     }
 
@@ -109,7 +110,14 @@ public enum Inspector {
             "\($0.path) was deleted or replaced since process \(processID) mapped it; it is listed from memory"
         }
         let report: Report
-        if arguments.subcommand == .instances {
+        if arguments.subcommand == .leaks {
+            // The search holds the process itself, for the heap's read and the marking.
+            do {
+                report = Report.leaks(try process.leaks())
+            } catch {
+                throw .processUnreadable(pid: processID, reason: "\(error)")
+            }
+        } else if arguments.subcommand == .instances {
             let count = { () throws(InspectorError) -> ProcessCensus in
                 do {
                     return try process.census(keepingAddressesOf: arguments.typeName)

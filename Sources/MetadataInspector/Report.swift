@@ -444,6 +444,60 @@ public struct Report: Sendable {
         return Report(lines: lines, json: json)
     }
 
+    /// The leaks of a process: its rows (count, bytes, type), then its cycles, each member's
+    /// type and address, and how long the process was held.
+    /// - Parameter leaks: The leaks found.
+    /// - Returns: The report.
+    public static func leaks(_ leaks: ProcessLeaks) -> Report {
+        let held = leaks.held.components
+        let milliseconds = Int(held.seconds) * 1000 + Int(held.attoseconds / 1_000_000_000_000_000)
+        func hex(_ address: UInt) -> String { "0x" + String(address, radix: 16) }
+        var lines = table(
+            ["COUNT", "BYTES", "TYPE"],
+            leaks.rows.map { [String($0.count), String($0.bytes), $0.typeName] },
+            rightAligned: 2
+        )
+        for (number, cycle) in leaks.cycles.enumerated() {
+            lines.append("")
+            lines.append("cycle \(number + 1), \(cycle.members.count) member\(cycle.members.count == 1 ? "" : "s"):")
+            lines += cycle.members.map { "  \(hex($0.address))  \($0.typeName)" }
+        }
+        lines.append("")
+        lines.append(
+            "\(leaks.rows.reduce(0) { $0 + $1.count }) leaked objects in \(leaks.cycles.count) cycles; "
+                + "process \(leaks.processID) held for \(milliseconds) ms"
+        )
+        let json = JSONValue.object([
+            ("heldMilliseconds", .int(milliseconds)),
+            (
+                "leaks",
+                .array(
+                    leaks.rows.map {
+                        .object([("type", .string($0.typeName)), ("count", .int($0.count)), ("bytes", .int($0.bytes))])
+                    }
+                )
+            ),
+            (
+                "cycles",
+                .array(
+                    leaks.cycles.map { cycle in
+                        .object([
+                            (
+                                "members",
+                                .array(
+                                    cycle.members.map {
+                                        .object([("type", .string($0.typeName)), ("address", .string(hex($0.address)))])
+                                    }
+                                )
+                            )
+                        ])
+                    }
+                )
+            ),
+        ])
+        return Report(lines: lines, json: json)
+    }
+
     /// A type's instances in a census: their count and bytes.
     public struct CensusCounts: Hashable, Sendable {
         /// The number of instances.

@@ -88,17 +88,7 @@ enum ProcessHeapScan {
         }
         defer { unsafe cmd_releaseHeapScan(&result) }
         guard scanned else {
-            let kind: ProcessReadFailure.Kind =
-                switch unsafe result.status {
-                case CMDProcessStatusNoSuchProcess: .noSuchProcess
-                case CMDProcessStatusPermissionDenied: .permissionDenied
-                case CMDProcessStatusExited: .exited
-                case CMDProcessStatusZombie: .zombie
-                case CMDProcessStatusKernelThread: .kernelThread
-                case CMDProcessStatusExeced: .execed
-                case CMDProcessStatusUnsupportedAllocator: .unsupportedAllocator
-                default: .failed
-                }
+            let kind = unsafe failureKind(result.status)
             let message = unsafe withUnsafeBytes(of: result.message) { bytes in
                 unsafe String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
@@ -127,6 +117,20 @@ enum ProcessHeapScan {
             attempts: Int(result.attempts),
             startTime: result.startTime
         )
+    }
+
+    /// The kind of failure a status of a read of a process's heap names.
+    static func failureKind(_ status: CMDProcessStatus) -> ProcessReadFailure.Kind {
+        switch status {
+        case CMDProcessStatusNoSuchProcess: .noSuchProcess
+        case CMDProcessStatusPermissionDenied: .permissionDenied
+        case CMDProcessStatusExited: .exited
+        case CMDProcessStatusZombie: .zombie
+        case CMDProcessStatusKernelThread: .kernelThread
+        case CMDProcessStatusExeced: .execed
+        case CMDProcessStatusUnsupportedAllocator: .unsupportedAllocator
+        default: .failed
+        }
     }
 
     /// Reads the heap mappings a scan reads, and nothing else: the floor of a census's time.
@@ -160,6 +164,20 @@ enum ProcessHeapScan {
         processID: Int32,
         _ body: () -> Value
     ) throws(ProcessReadFailure) -> Value {
+        try unsafe whileStopped(processID: processID) { _ in body() }
+    }
+
+    /// Calls `body` with every thread of a process stopped, and the held threads, and resumes
+    /// them after it.
+    /// - Parameters:
+    ///   - processID: The process.
+    ///   - body: The read, given the held threads.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``ProcessReadFailure`` when the process cannot be stopped.
+    static func whileStopped<Value>(
+        processID: Int32,
+        _ body: (UnsafePointer<CMDStoppedProcess>) -> Value
+    ) throws(ProcessReadFailure) -> Value {
         var stopped = unsafe CMDStoppedProcess()
         var error: Int32 = 0
         guard unsafe cmd_stopProcess(processID, &stopped, &error) else {
@@ -190,6 +208,6 @@ enum ProcessHeapScan {
             throw ProcessReadFailure(kind: kind, systemError: error, message: message)
         }
         defer { unsafe cmd_resumeProcess(&stopped) }
-        return body()
+        return unsafe withUnsafePointer(to: &stopped) { unsafe body($0) }
     }
 }

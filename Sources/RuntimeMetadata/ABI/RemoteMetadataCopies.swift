@@ -132,6 +132,18 @@ final class RemoteMetadataCopies: @unchecked Sendable {
         )
     }
 
+    /// The kind of the metadata of a heap object that is no class instance (MetadataKind.def):
+    /// `HeapLocalVariable`, 0x400, of a closure context or a fixed-size box, whose metadata the
+    /// compiler emits into an image; `HeapGenericLocalVariable`, 0x500, of a box
+    /// `swift_allocBox` made, whose metadata the runtime allocates. `nil` for any other word.
+    /// - Parameter address: The object's first word.
+    /// - Returns: 0x400, 0x500, or `nil`.
+    func heapLocalVariableKind(at address: UInt) -> UInt? {
+        guard address % 8 == 0, let kind = word(address) else { return nil }
+        if kind == 0x400 && image(containing: address) != nil { return kind }
+        return kind == 0x500 ? kind : nil
+    }
+
     /// Whether a class chain from `superclass` up reaches a class of the standard library.
     private func isStandardLibraryDerived(_ superclass: UInt) -> Bool {
         var current = superclass

@@ -68,7 +68,7 @@ extension ProcessCensus {
     /// smaller than its 32-byte minimum chunk: 16 bytes more at most (`_int_malloc`), 32 for an
     /// over-aligned class's `memalign`, which also gives back what precedes the alignment; a
     /// block of its own mapping is a page more at most.
-    private static func sizes(_ facts: RemoteClassFacts) -> ClosedRange<Int> {
+    static func sizes(_ facts: RemoteClassFacts) -> ClosedRange<Int> {
         if facts.allowsTailAllocation { return facts.instanceSize...Int.max }
         if facts.instanceSize >= 120 * 1024 { return facts.instanceSize...(facts.instanceSize + 4096 + 16) }
         let chunk = max(32, (facts.instanceSize + 8 + 15) & ~15)
@@ -77,7 +77,7 @@ extension ProcessCensus {
     }
 
     /// A class's name: its descriptor's, with its generic arguments read from its metadata.
-    private static func name(of metadata: UInt, facts: RemoteClassFacts, copies: RemoteMetadataCopies) -> String {
+    static func name(of metadata: UInt, facts: RemoteClassFacts, copies: RemoteMetadataCopies) -> String {
         guard facts.isGeneric else { return facts.descriptor.portableQualifiedName }
         if let copy = copies.copy(metadata: metadata), let name = copy.structuralReflectingName { return name }
         // Arguments of a kind the copy does not cover: the class, and what it is not.

@@ -166,6 +166,40 @@ public struct RemoteProcess: Sendable {
         try census(selection: typeName.map { $0.isEmpty ? "\u{0}" : $0 })
     }
 
+    /// Finds the live Swift objects of the process that nothing reachable refers to, and the
+    /// retain cycles among them, holding every thread of the process (as
+    /// ``whileStopped(_:_:)`` does) from the first root read until the marking ends.
+    ///
+    /// ```swift
+    /// let leaks = try RemoteProcess.read(pid).leaks()
+    /// print(leaks.rows.map { "\($0.typeName) \($0.count)" }, leaks.held)
+    /// ```
+    ///
+    /// The heap is read as ``census()`` reads it, and marked conservatively from the roots:
+    /// every readable, writable mapping that is not a heap or a chunk of its own mapping (thread
+    /// stacks whole, static TLS, the dynamic loader's allocations, the images' data and bss), and
+    /// every thread's general and vector registers. A word is a reference when, with a Swift
+    /// reference's spare bits masked, it points at any byte of a block in use; a weak
+    /// reference's side table is reached but refers to nothing. So a reachable object is never
+    /// reported; a leak may be missed where a stale or unrelated word points at it, or where an
+    /// `unowned` reference, which is an edge, holds it.
+    /// - Returns: The leaks.
+    /// - Throws: ``RuntimeMetadataError/processUnreadable(pid:problem:reason:)`` when the process
+    ///   cannot be held (another tracer holds it, permission is denied) or read whole, its heap
+    ///   is another allocator's, or it exited.
+    public func leaks() throws(RuntimeMetadataError) -> ProcessLeaks {
+        do {
+            return try ProcessLeaks(of: self)
+        } catch {
+            guard case .noSuchProcess = error.kind else { throw Self.error(error, processID: processID) }
+            throw .processUnreadable(
+                pid: processID,
+                problem: .exited,
+                reason: "process \(processID) exited during the read"
+            )
+        }
+    }
+
     /// The census, keeping the addresses of `selection` (`""` every type's, `nil` none).
     private func census(selection: String?) throws(RuntimeMetadataError) -> ProcessCensus {
         let census: ProcessCensus

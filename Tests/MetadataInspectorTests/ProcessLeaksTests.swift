@@ -1,0 +1,125 @@
+// ProcessLeaksTests.swift
+//
+// `metadata-inspect leaks --pid`: the report of a program that leaks known cycles equals the
+// program's own account of them, and none of the objects it keeps alive (by a global, a
+// sleeping thread's stack, a spinning thread's registers, pthread-specific slots, a
+// ManagedBuffer's tail, an enum's payload with its tag in the spare bits) is reported.
+
+import Foundation
+import MetadataInspector
+import RuntimeMetadata
+import TestSupport
+import Testing
+
+@Suite("metadata-inspect leaks --pid")
+struct InspectorLeaksTests {
+    @Test("The report is the fixture's own account: rows, bytes and cycles, exactly")
+    func exactReport() throws {
+        let fixture = try leakFixture.get()
+        let running = try RunningLeakFixture(program: fixture.program)
+        defer { running.stop() }
+        let outcome = Inspector.run(["leaks", "--pid", "\(running.processID)", "--json"])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["heldMilliseconds", "leaks", "cycles"])
+        #expect((object["heldMilliseconds"] as? Int).map { $0 >= 0 } == true)
+        let rows = try #require(object["leaks"] as? [[String: Any]])
+        var reported: [String: (count: Int, bytes: Int)] = [:]
+        for row in rows {
+            let type = try #require(row["type"] as? String)
+            reported[type] = (try #require(row["count"] as? Int), try #require(row["bytes"] as? Int))
+        }
+        #expect(reported.count == running.leaks.count, "\(reported) != \(running.leaks)")
+        for (type, expected) in running.leaks {
+            #expect(reported[type]?.count == expected.count, "\(type)")
+            #expect(reported[type]?.bytes == expected.bytes, "\(type)")
+        }
+        // Rows as the census sorts them: bytes descending, then the name in code-point order.
+        let order = rows.map { ($0["bytes"] as? Int ?? 0, $0["type"] as? String ?? "") }
+        #expect(
+            order.indices.dropFirst().allSatisfy { index in
+                order[index - 1].0 > order[index].0
+                    || (order[index - 1].0 == order[index].0
+                        && order[index - 1].1.utf8.lexicographicallyPrecedes(order[index].1.utf8))
+            }
+        )
+        let cycles = try #require(object["cycles"] as? [[String: Any]])
+        let members = try cycles.map { cycle in try #require(cycle["members"] as? [[String: String]]) }
+        #expect(Set(members.map { $0.map { $0["address"] ?? "" } }) == Set(running.cycles))
+        #expect(members.count == running.cycles.count)
+        for member in members.joined() {
+            #expect(member["type"] == running.typesByAddress[member["address"] ?? ""], "\(member)")
+        }
+        // Members by address; cycles by their first member's type, then address.
+        for cycle in members {
+            let addresses = cycle.compactMap { $0["address"].flatMap { UInt($0.dropFirst(2), radix: 16) } }
+            #expect(addresses == addresses.sorted())
+        }
+        let firsts = members.map { ($0[0]["type"] ?? "", UInt(($0[0]["address"] ?? "").dropFirst(2), radix: 16) ?? 0) }
+        #expect(
+            firsts.indices.dropFirst().allSatisfy { index in
+                firsts[index - 1].0 != firsts[index].0
+                    ? firsts[index - 1].0.utf8.lexicographicallyPrecedes(firsts[index].0.utf8)
+                    : firsts[index - 1].1 < firsts[index].1
+            }
+        )
+        // A closure context is a member of its cycle, and its bytes count in its class's row.
+        #expect(!running.contexts.isEmpty)
+        #expect(running.contexts.allSatisfy { context in members.joined().contains { $0["address"] == context } })
+    }
+
+    @Test("What a live object holds is never reported, whichever root holds it")
+    func liveObjectsStay() throws {
+        let fixture = try leakFixture.get()
+        let running = try RunningLeakFixture(program: fixture.program)
+        defer { running.stop() }
+        #expect(running.live["global"]?.count == 1)
+        #expect(running.live["stack"]?.count == 1)
+        #expect(running.live["register"]?.count == 1)
+        #expect(running.live["specific"]?.count == 2)
+        #expect(running.live["tail"]?.count == 3)
+        #expect(running.live["enum"]?.count == 3)
+        let process = try RemoteProcess.read(running.processID)
+        let leaks = try process.leaks()
+        let reported = Set(leaks.cycles.flatMap(\.members).map { "0x" + String($0.address, radix: 16) })
+        for (how, addresses) in running.live {
+            for address in addresses { #expect(!reported.contains(address), "held by \(how): \(address)") }
+        }
+        #expect(!leaks.rows.contains { $0.typeName == "LeakApp.Anchored" })
+        // The search's own figures: the fixture's four threads, a graph of its blocks.
+        #expect(leaks.threadCount == 4)
+        #expect(leaks.liveBlockCount > 100)
+        #expect(leaks.graphBytes >= leaks.liveBlockCount * 48)
+        #expect(leaks.heapBytesRead > 0 && leaks.rootBytesRead > 0)
+        // Resumed: the process runs again, and is no tracee.
+        let status = try String(contentsOfFile: "/proc/\(running.processID)/status", encoding: .utf8)
+        #expect(status.contains("TracerPid:\t0\n"))
+    }
+
+    @Test("Text: the rows, then each cycle's members, then how long the process was held")
+    func text() throws {
+        let fixture = try leakFixture.get()
+        let running = try RunningLeakFixture(program: fixture.program)
+        defer { running.stop() }
+        let outcome = Inspector.run(["leaks", "--pid", "\(running.processID)"])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        let lines = outcome.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "COUNT  BYTES  TYPE")
+        #expect(lines.contains { $0.hasSuffix("  LeakApp.Parent") && $0.split(separator: " ").first == "3" })
+        #expect(lines.contains("cycle 1, 2 members:") || lines.contains("cycle 1, 1 member:"))
+        let total = running.leaks.values.reduce(0) { $0 + $1.count }
+        #expect(
+            lines.last { !$0.isEmpty }?.hasPrefix("\(total) leaked objects in \(running.cycles.count) cycles") == true
+        )
+    }
+
+    @Test("leaks needs --pid and takes no file; a pid of no process is an error")
+    func usage() {
+        #expect(Inspector.run(["leaks"]).status == 2)
+        #expect(Inspector.run(["leaks", "--pid", "1", "/bin/true"]).status == 2)
+        #expect(Inspector.run(["leaks", "--pid", "0"]).status == 2)
+        let gone = Inspector.run(["leaks", "--pid", "2147483646"])
+        #expect(gone.status == 1)
+        #expect(gone.error.contains("2147483646"))
+    }
+}
