@@ -33,6 +33,7 @@
 #define MAXIMUM_HEAPS 1024
 // RefCount.h, 64-bit: IsDeiniting (bit 32), UseSlowRC (bit 63) with SideTableMark (bit 62) and
 // the side table's address shifted right by 3 in the low bits; UnownedRefCount in bits 1-31.
+// The side table's own counts are at its offset 16 (HeapObjectSideTableEntry).
 #define RC_DEINITING ((uint64_t)1 << 32)
 #define RC_SLOW ((uint64_t)1 << 63)
 #define RC_SIDE_TABLE_MARK ((uint64_t)1 << 62)
@@ -151,7 +152,9 @@ static bool isAlive(const Scan *scan, uintptr_t object, uint64_t counts) {
         if (!(counts & RC_SIDE_TABLE_MARK)) return false;  // Immortal: not a heap object.
         uintptr_t side = (uintptr_t)((counts & (RC_SIDE_TABLE_MARK - 1)) << 3);
         uint64_t owner = 0, sideCounts = 0;
-        if (!readWord(scan, side, &owner) || !readWord(scan, side + 8, &sideCounts)) return false;
+        // HeapObjectSideTableEntry: the object, then its counts, `SideTableRefCountBits`, which is
+        // `alignas(sizeof(void*) * 2)`: at offset 16, after 8 bytes of padding.
+        if (!readWord(scan, side, &owner) || !readWord(scan, side + 16, &sideCounts)) return false;
         return owner == object && !(sideCounts & RC_DEINITING);
     }
     if (counts & RC_DEINITING) return false;

@@ -51,6 +51,27 @@ struct InspectorCensusTests {
         #expect(Inspector.run(["types", "--pid", "\(running.processID)", "--image", "census-app-asan"]).status == 0)
     }
 
+    @Test("Objects with side tables (weakly referenced) are counted, whatever their side table's padding holds")
+    func sideTables() throws {
+        // A side table's counts are at its offset 16 (`SideTableRefCountBits` is aligned to 16);
+        // its offset 8 is padding that `new` leaves as it was, often a free list's random key,
+        // and read as counts it made live objects look deinitializing.
+        let fixture = try leakFixture.get()
+        let running = try RunningLeakFixture(program: fixture.program)
+        defer { running.stop() }
+        let outcome = Inspector.run(["instances", "--pid", "\(running.processID)", "--json"])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        let object = try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any]
+        let rows = object?["instances"] as? [[String: Any]] ?? []
+        func count(_ type: String) -> Int? { rows.first { $0["type"] as? String == type }?["count"] as? Int }
+        // Every Watched has a side table; the fixture's account of its objects is the oracle.
+        for (type, expected) in running.leaks where type.hasPrefix("LeakApp.") {
+            #expect(count(type) == expected.count, "\(type)")
+        }
+        #expect(count("LeakApp.Watched") == 2)
+        #expect(count("LeakApp.Anchored") == running.live.values.reduce(0) { $0 + $1.count })
+    }
+
     @Test("instances and --stop need --pid")
     func usage() {
         for arguments in [["instances"], ["types", "--stop"], ["instances", "/bin/true"]] {
