@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/// Grows an array to hold one more element of `size` bytes; `false` when out of memory.
-static bool reserve(HeapGraph *graph, void **items, size_t *capacity, size_t count, size_t size, size_t needed) {
+bool cmdgraph_reserve(HeapGraph *graph, void **items, size_t *capacity, size_t count, size_t size, size_t needed) {
     if (count + needed <= *capacity) return true;
     size_t grown = *capacity ? *capacity * 2 : 1024;
     while (grown < count + needed) grown *= 2;
@@ -37,6 +36,8 @@ bool cmdgraph_setRanges(HeapGraph *graph, const uintptr_t *starts, const uintptr
         graph->outOfMemory = true;
         return false;
     }
+    graph->rangeLow = 0;
+    graph->rangeSpan = 0;
     // Insertion by start: the ranges are a few dozen.
     for (size_t index = 0; index < count; index++) {
         if (ends[index] <= starts[index]) continue;
@@ -49,11 +50,19 @@ bool cmdgraph_setRanges(HeapGraph *graph, const uintptr_t *starts, const uintptr
         graph->rangeStarts[at] = starts[index];
         graph->rangeEnds[at] = ends[index];
     }
+    if (graph->rangeCount > 0) {
+        uint64_t high = 0;
+        for (size_t index = 0; index < graph->rangeCount; index++) {
+            if (graph->rangeEnds[index] > high) high = graph->rangeEnds[index];
+        }
+        graph->rangeLow = graph->rangeStarts[0];
+        graph->rangeSpan = high - graph->rangeLow;
+    }
     return true;
 }
 
 bool cmdgraph_beginRun(HeapGraph *graph, uintptr_t start) {
-    if (!reserve(graph, (void **)&graph->runs, &graph->runCapacity, graph->runCount, sizeof(GraphRun), 1)) return false;
+    if (!cmdgraph_reserve(graph, (void **)&graph->runs, &graph->runCapacity, graph->runCount, sizeof(GraphRun), 1)) return false;
     graph->runs[graph->runCount++] = (GraphRun){.start = start, .end = start, .firstBlock = graph->blockCount};
     return true;
 }
@@ -65,54 +74,13 @@ void cmdgraph_endRun(HeapGraph *graph, uintptr_t end) {
     run->blockCount = graph->blockCount - run->firstBlock;
 }
 
-bool cmdgraph_addBlock(HeapGraph *graph, uintptr_t address, uintptr_t size, const uint64_t *words, uint32_t flags) {
-    if (!reserve(graph, (void **)&graph->blocks, &graph->blockCapacity, graph->blockCount, sizeof(GraphBlock), 1)) {
-        return false;
+void cmdgraph_dropLastBlock(HeapGraph *graph) {
+    if (graph->blockCount == 0) return;
+    graph->blockCount--;
+    graph->edgeCount = graph->blocks[graph->blockCount].firstEdge;
+    if (graph->sideTableCount > 0 && graph->sideTables[graph->sideTableCount - 1].owner == graph->blockCount) {
+        graph->sideTableCount--;
     }
-    graph->blocks[graph->blockCount++] = (GraphBlock){
-        .address = address,
-        .size = size,
-        .words = {words[0], words[1]},
-        .firstEdge = graph->edgeCount,
-        .edgeCount = 0,
-        .flags = flags,
-    };
-    return true;
-}
-
-/// Whether a masked word lies in one of the ranges.
-static inline bool isInRanges(HeapGraph *graph, uint64_t word) {
-    size_t last = graph->lastRange;
-    if (word >= graph->rangeStarts[last] && word < graph->rangeEnds[last]) return true;
-    if (graph->rangeCount == 0 || word < graph->rangeStarts[0] || word >= graph->rangeEnds[graph->rangeCount - 1]) {
-        return false;
-    }
-    size_t low = 0, high = graph->rangeCount;
-    while (high - low > 1) {
-        size_t middle = (low + high) / 2;
-        if (graph->rangeStarts[middle] <= word) low = middle;
-        else high = middle;
-    }
-    if (word < graph->rangeEnds[low]) {
-        graph->lastRange = low;
-        return true;
-    }
-    return false;
-}
-
-bool cmdgraph_addWords(HeapGraph *graph, const uint64_t *words, size_t count) {
-    if (graph->blockCount == 0 || graph->rangeCount == 0) return true;
-    GraphBlock *block = &graph->blocks[graph->blockCount - 1];
-    for (size_t index = 0; index < count; index++) {
-        uint64_t word = words[index] & ~CMD_SPARE_BITS_MASK;
-        if (word < 4096 || !isInRanges(graph, word)) continue;
-        if (!reserve(graph, (void **)&graph->edges, &graph->edgeCapacity, graph->edgeCount, sizeof(uint64_t), 1)) {
-            return false;
-        }
-        graph->edges[graph->edgeCount++] = word;
-        block->edgeCount++;
-    }
-    return true;
 }
 
 void cmdgraph_reset(HeapGraph *graph) {
@@ -120,6 +88,8 @@ void cmdgraph_reset(HeapGraph *graph) {
     graph->blockCount = 0;
     graph->edgeCount = 0;
     graph->runCount = 0;
+    graph->lastRun = 0;
+    graph->sideTableCount = 0;
     graph->lastRange = 0;
     graph->outOfMemory = false;
 }
@@ -138,6 +108,7 @@ bool cmdgraph_index(HeapGraph *graph) {
         graph->runs[at] = run;
     }
     graph->runCount = kept;
+    graph->lastRun = 0;
     for (size_t index = 0; index < graph->runCount; index++) {
         GraphRun *run = &graph->runs[index];
         run->tableCount = ((run->end - run->start) >> CMD_GRAPH_GRANULE_SHIFT) + 1;
@@ -159,15 +130,21 @@ bool cmdgraph_index(HeapGraph *graph) {
 }
 
 ptrdiff_t cmdgraph_blockHolding(HeapGraph *graph, uintptr_t address) {
-    if (graph->runCount == 0 || address < graph->runs[0].start) return -1;
-    size_t low = 0, high = graph->runCount;
-    while (high - low > 1) {
-        size_t middle = (low + high) / 2;
-        if (graph->runs[middle].start <= address) low = middle;
-        else high = middle;
+    if (graph->runCount == 0) return -1;
+    // The run of the last address looked up first: most edges point into the same heap.
+    const GraphRun *run = &graph->runs[graph->lastRun];
+    if (address < run->start || address >= run->end) {
+        if (address < graph->runs[0].start) return -1;
+        size_t low = 0, high = graph->runCount;
+        while (high - low > 1) {
+            size_t middle = (low + high) / 2;
+            if (graph->runs[middle].start <= address) low = middle;
+            else high = middle;
+        }
+        run = &graph->runs[low];
+        if (address >= run->end) return -1;
+        graph->lastRun = low;
     }
-    const GraphRun *run = &graph->runs[low];
-    if (address >= run->end) return -1;
     size_t block = run->firstBlock + run->table[(address - run->start) >> CMD_GRAPH_GRANULE_SHIFT];
     size_t end = run->firstBlock + run->blockCount;
     while (block < end && graph->blocks[block].address + graph->blocks[block].size <= address) block++;
@@ -175,13 +152,15 @@ ptrdiff_t cmdgraph_blockHolding(HeapGraph *graph, uintptr_t address) {
     return -1;
 }
 
-/// Marks the block holding a masked word, if any, and pushes it to be followed.
-static inline bool mark(HeapGraph *graph, uint64_t word) {
-    if (word < 4096 || !isInRanges(graph, word)) return true;
+/// Marks the block holding a masked word, if any, and pushes it to be followed. An edge is in
+/// the ranges already; a root's word is checked first.
+static inline bool mark(HeapGraph *graph, uint64_t word, bool isRoot) {
+    if (isRoot && (word - graph->rangeLow >= graph->rangeSpan || !cmdgraph_isInRanges(graph, word))) return true;
     ptrdiff_t block = cmdgraph_blockHolding(graph, (uintptr_t)word);
     if (block < 0 || (graph->blocks[block].flags & (GraphBlockFree | GraphBlockMarked))) return true;
     graph->blocks[block].flags |= GraphBlockMarked;
-    if (!reserve(graph, (void **)&graph->stack, &graph->stackCapacity, graph->stackCount, sizeof(size_t), 1)) {
+    if (graph->stackCount == graph->stackCapacity &&
+        !cmdgraph_reserve(graph, (void **)&graph->stack, &graph->stackCapacity, graph->stackCount, sizeof(size_t), 1)) {
         return false;
     }
     graph->stack[graph->stackCount++] = (size_t)block;
@@ -191,14 +170,15 @@ static inline bool mark(HeapGraph *graph, uint64_t word) {
 bool cmdgraph_markFrom(HeapGraph *graph, const uint64_t *words, size_t count) {
     if (graph->rangeCount == 0) return true;
     for (size_t index = 0; index < count; index++) {
-        if (!mark(graph, words[index] & ~CMD_SPARE_BITS_MASK)) return false;
+        if (!mark(graph, words[index] & ~CMD_SPARE_BITS_MASK, true)) return false;
     }
     while (graph->stackCount > 0) {
         const GraphBlock *block = &graph->blocks[graph->stack[--graph->stackCount]];
+        size_t index = graph->stack[graph->stackCount];
         if (block->flags & GraphBlockSideTable) continue;
-        uint64_t first = block->firstEdge, count = block->edgeCount;
-        for (uint64_t edge = first; edge < first + count; edge++) {
-            if (!mark(graph, graph->edges[edge])) return false;
+        uint64_t end = cmdgraph_edgeEnd(graph, index);
+        for (uint64_t edge = block->firstEdge; edge < end; edge++) {
+            if (!mark(graph, graph->edges[edge], false)) return false;
         }
     }
     return true;
@@ -212,6 +192,7 @@ void cmdgraph_free(HeapGraph *graph) {
     free(graph->rangeStarts);
     free(graph->rangeEnds);
     free(graph->stack);
+    free(graph->sideTables);
     memset(graph, 0, sizeof(*graph));
 }
 

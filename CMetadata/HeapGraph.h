@@ -5,7 +5,7 @@
 // and for each the words in it that may point into a block in use, kept as they were read and
 // resolved to blocks as the marking reaches them.
 //
-// Memory: a block takes `sizeof(GraphBlock)` (48 bytes), an edge 8 bytes, and the tables that
+// Memory: a block takes `sizeof(GraphBlock)` (32 bytes), an edge 8 bytes, and the tables that
 // find the block holding an address 4 bytes per 512 bytes of heap.
 
 #ifndef CMD_HEAP_GRAPH_H
@@ -35,21 +35,27 @@ enum {
     GraphBlockMarked = 2,
     /// It is a Swift object's side table: reached as any block, its words are no edges.
     GraphBlockSideTable = 4,
-    /// Its words read as a live Swift object's header (ProcessHeap.c's check).
-    GraphBlockObject = 8,
 };
 
 /// A block in use.
 typedef struct GraphBlock {
-    /// What `malloc` returned, and the usable size.
-    uintptr_t address, size;
-    /// The first two words.
-    uint64_t words[2];
-    /// Its edges: `edgeCount` entries of the graph's `edges` from `firstEdge`.
+    /// What `malloc` returned.
+    uintptr_t address;
+    /// Its edges: the graph's `edges` from `firstEdge` to the next block's `firstEdge` (blocks and
+    /// their edges are added in the same order), or to the end for the last block.
     uint64_t firstEdge;
-    uint32_t edgeCount;
-    uint32_t flags;
+    /// The usable size, and the flags.
+    uint64_t size : 56;
+    uint64_t flags : 8;
+    /// The first word: an object's metadata, a side table's object.
+    uint64_t firstWord;
 } GraphBlock;
+
+/// A block whose counts name a side table: its index, and the table's address.
+typedef struct GraphSideTable {
+    size_t owner;
+    uintptr_t table;
+} GraphSideTable;
 
 /// A run of blocks the walk recorded in address order: one heap, or one mapping's chunks.
 typedef struct GraphRun {
@@ -72,11 +78,18 @@ typedef struct HeapGraph {
     uint64_t *edges;
     size_t edgeCount, edgeCapacity;
     GraphRun *runs;
-    size_t runCount, runCapacity;
+    /// The run the last lookup found (`cmdgraph_blockHolding`).
+    size_t runCount, runCapacity, lastRun;
     /// The ranges a word must fall in to be kept (the heaps, and the anonymous mappings whose
     /// chunks may be blocks), sorted, and the one the last kept word fell in.
     uintptr_t *rangeStarts, *rangeEnds;
     size_t rangeCount, lastRange;
+    /// The blocks whose second word reads as counts that name a side table (RefCount.h:
+    /// `UseSlowRC` and `SideTableMark`, the table's address shifted right by 3), and the table.
+    GraphSideTable *sideTables;
+    size_t sideTableCount, sideTableCapacity;
+    /// The ranges' bounds, for a one-compare rejection of most words.
+    uint64_t rangeLow, rangeSpan;
     /// The blocks marked and not yet followed.
     size_t *stack;
     size_t stackCount, stackCapacity;
@@ -94,12 +107,91 @@ CMD_HIDDEN_GRAPH bool cmdgraph_beginRun(HeapGraph *graph, uintptr_t start);
 /// Ends the current run at `end`.
 CMD_HIDDEN_GRAPH void cmdgraph_endRun(HeapGraph *graph, uintptr_t end);
 
-/// Adds a block in use, its first two words and flags; its edges follow with `cmdgraph_addWords`.
-CMD_HIDDEN_GRAPH bool cmdgraph_addBlock(HeapGraph *graph, uintptr_t address, uintptr_t size, const uint64_t *words,
-                                        uint32_t flags);
+/// Grows an array to hold `needed` more elements of `size` bytes; `false` when out of memory.
+CMD_HIDDEN_GRAPH bool cmdgraph_reserve(HeapGraph *graph, void **items, size_t *capacity, size_t count, size_t size,
+                                       size_t needed);
 
-/// Adds the words of the last block added that point into the ranges, `count` words.
-CMD_HIDDEN_GRAPH bool cmdgraph_addWords(HeapGraph *graph, const uint64_t *words, size_t count);
+// RefCount.h, 64-bit: UseSlowRC (bit 63) and SideTableMark (bit 62).
+#define COUNTS_NAME_SIDE_TABLE ((uint64_t)3 << 62)
+
+/// Adds a block in use, with its first two words (zero past its end); its edges follow with
+/// `cmdgraph_addWords`. Inline: the walk calls it once per block.
+static inline bool cmdgraph_addBlock(HeapGraph *graph, uintptr_t address, uintptr_t size, const uint64_t *words) {
+    if (graph->blockCount == graph->blockCapacity &&
+        !cmdgraph_reserve(graph, (void **)&graph->blocks, &graph->blockCapacity, graph->blockCount,
+                          sizeof(GraphBlock), 1)) {
+        return false;
+    }
+    if ((words[1] & COUNTS_NAME_SIDE_TABLE) == COUNTS_NAME_SIDE_TABLE && size >= 16) {
+        if (!cmdgraph_reserve(graph, (void **)&graph->sideTables, &graph->sideTableCapacity,
+                              graph->sideTableCount, sizeof(GraphSideTable), 1)) {
+            return false;
+        }
+        graph->sideTables[graph->sideTableCount++] = (GraphSideTable){
+            .owner = graph->blockCount,
+            .table = (uintptr_t)((words[1] & ~COUNTS_NAME_SIDE_TABLE) << 3),
+        };
+    }
+    graph->blocks[graph->blockCount++] = (GraphBlock){
+        .address = address,
+        .firstEdge = graph->edgeCount,
+        .size = size,
+        .flags = 0,
+        .firstWord = size >= 8 ? words[0] : 0,
+    };
+    return true;
+}
+
+/// Whether a masked word lies in one of the ranges.
+static inline bool cmdgraph_isInRanges(HeapGraph *graph, uint64_t word) {
+    size_t last = graph->lastRange;
+    if (word >= graph->rangeStarts[last] && word < graph->rangeEnds[last]) return true;
+    if (graph->rangeCount == 0 || word < graph->rangeStarts[0] || word >= graph->rangeEnds[graph->rangeCount - 1]) {
+        return false;
+    }
+    size_t low = 0, high = graph->rangeCount;
+    while (high - low > 1) {
+        size_t middle = (low + high) / 2;
+        if (graph->rangeStarts[middle] <= word) low = middle;
+        else high = middle;
+    }
+    if (word < graph->rangeEnds[low]) {
+        graph->lastRange = low;
+        return true;
+    }
+    return false;
+}
+
+/// Adds the words of the last block added that point into the ranges, `count` words. Inline:
+/// the walk calls it for every word of the heap.
+static inline bool cmdgraph_addWords(HeapGraph *graph, const uint64_t *words, size_t count) {
+    if (graph->blockCount == 0 || graph->rangeCount == 0) return true;
+    // Room for every word, so that the loop checks none.
+    if (graph->edgeCount + count > graph->edgeCapacity &&
+        !cmdgraph_reserve(graph, (void **)&graph->edges, &graph->edgeCapacity, graph->edgeCount,
+                          sizeof(uint64_t), count)) {
+        return false;
+    }
+    const uint64_t low = graph->rangeLow, span = graph->rangeSpan;
+    uint64_t *edges = graph->edges;
+    size_t edgeCount = graph->edgeCount;
+    for (size_t index = 0; index < count; index++) {
+        uint64_t word = words[index] & ~CMD_SPARE_BITS_MASK;
+        // Most words (zero, small integers, floating point, text) fall outside every range.
+        if (word - low >= span || !cmdgraph_isInRanges(graph, word)) continue;
+        edges[edgeCount++] = word;
+    }
+    graph->edgeCount = edgeCount;
+    return true;
+}
+
+/// The end of a block's edges.
+static inline uint64_t cmdgraph_edgeEnd(const HeapGraph *graph, size_t block) {
+    return block + 1 < graph->blockCount ? graph->blocks[block + 1].firstEdge : graph->edgeCount;
+}
+
+/// Removes the last block added, with its edges.
+CMD_HIDDEN_GRAPH void cmdgraph_dropLastBlock(HeapGraph *graph);
 
 /// Empties the graph for another read of the heap.
 CMD_HIDDEN_GRAPH void cmdgraph_reset(HeapGraph *graph);

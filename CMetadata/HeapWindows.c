@@ -164,6 +164,19 @@ static int load(HeapWindows *windows, uintptr_t address) {
     }
 }
 
+const uint8_t *cmdwin_span(HeapWindows *windows, uintptr_t address, size_t length, size_t *available, int *error) {
+    if (address < windows->gridStart || address >= windows->end || length == 0) {
+        *error = EFAULT;
+        return NULL;
+    }
+    if (address < windows->currentStart || address >= windows->currentEnd) {
+        if ((*error = load(windows, address)) != 0) return NULL;
+    }
+    size_t inWindow = (size_t)(windows->currentEnd - address);
+    *available = length < inWindow ? length : inWindow;
+    return windows->current + (address - windows->currentStart);
+}
+
 const uint8_t *cmdwin_bytes(HeapWindows *windows, uintptr_t address, size_t length, int *error) {
     if (address >= windows->currentStart && address < windows->currentEnd &&
         length <= windows->currentEnd - address) {

@@ -88,6 +88,12 @@ CMD_HIDDEN_WINDOWS void cmdwin_setRegion(HeapWindows *windows, uintptr_t start, 
 /// read's error, or `EFAULT` for bytes past the heap's end).
 CMD_HIDDEN_WINDOWS const uint8_t *cmdwin_bytes(HeapWindows *windows, uintptr_t address, size_t length, int *error);
 
+/// The process's bytes from `address` to the end of the window that holds it, at most `length`
+/// of them, in place (never copied): `*available` bytes, valid until the next request; NULL with
+/// `*error` set. The walk reads a block's words in as few spans as its windows.
+CMD_HIDDEN_WINDOWS const uint8_t *cmdwin_span(HeapWindows *windows, uintptr_t address, size_t length, size_t *available,
+                                              int *error);
+
 #endif  // __linux__
 
 #endif  // CMD_HEAP_WINDOWS_H

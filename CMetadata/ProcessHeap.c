@@ -252,25 +252,31 @@ static bool addRegion(Scan *scan, Region region) {
     return true;
 }
 
-/// Adds a block in use to the graph, with the words in it read through the windows.
-static Outcome graphBlock(Scan *scan, uintptr_t address, uintptr_t size, const uint64_t *words) {
-    if (!cmdgraph_addBlock(scan->graph, address, size, words, 0)) {
+/// Adds a chunk's block to the graph before the walk knows whether it is in use (the next
+/// chunk's header says so, and the windows are read forward only): its first two words, read
+/// with its header, and its words up to the next chunk's header, read through the windows. Its
+/// last word, the next chunk's `prev_size`, is added when that header is read; a free chunk is
+/// dropped then (`cmdgraph_dropLastBlock`).
+static Outcome graphChunk(Scan *scan, uintptr_t chunk, uintptr_t next, const uint64_t *words) {
+    if (!cmdgraph_addBlock(scan->graph, chunk + 16, next - chunk - 8, words) ||
+        !cmdgraph_addWords(scan->graph, words, 2)) {
         scan->outOfMemory = true;
         return OutcomeFailed;
     }
-    Outcome outcome = OutcomeRead;
-    for (uintptr_t at = address; at + 8 <= address + size;) {
-        size_t length = address + size - at >= CMD_WINDOW_MAXIMUM_REQUEST ? CMD_WINDOW_MAXIMUM_REQUEST
-                                                                          : (size_t)((address + size - at) & ~(uintptr_t)7);
-        const uint8_t *bytes = bytesAt(scan, at, length, &outcome);
-        if (!bytes) return outcome;
-        uint64_t piece[CMD_WINDOW_MAXIMUM_REQUEST / 8];
-        memcpy(piece, bytes, length);
-        if (!cmdgraph_addWords(scan->graph, piece, length / 8)) {
+    for (uintptr_t at = chunk + 32; at < next;) {
+        int error = 0;
+        size_t available = 0;
+        // Windows start at page boundaries and chunks at 16 bytes: the span is whole words.
+        const uint8_t *bytes = cmdwin_span(&scan->windows, at, (size_t)(next - at), &available, &error);
+        if (!bytes) {
+            return changed(scan, error, "reading %zu bytes at 0x%lx of the heap: %s", (size_t)(next - at),
+                           (unsigned long)at, strerror(error));
+        }
+        if (!cmdgraph_addWords(scan->graph, (const uint64_t *)(const void *)bytes, available / 8)) {
             scan->outOfMemory = true;
             return OutcomeFailed;
         }
-        at += length;
+        at += available;
     }
     return OutcomeRead;
 }
@@ -309,18 +315,23 @@ static Outcome walkRegionChunks(Scan *scan, const Region *region, bool count) {
             if (!region->top && next == region->end) return OutcomeRead;
             break;
         }
+        bool graphed = scan->graph && count;
+        if (graphed && (outcome = graphChunk(scan, chunk, next, words + 2)) != OutcomeRead) return outcome;
         const uint8_t *nextHeader = bytesAt(scan, next, 16, &outcome);
         if (!nextHeader) return outcome;
-        uint64_t nextSize;
+        uint64_t nextSize, lastWord;
         memcpy(&nextSize, nextHeader + 8, 8);
+        memcpy(&lastWord, nextHeader, 8);
+        if (graphed && !(nextSize & PREV_INUSE)) cmdgraph_dropLastBlock(scan->graph);
         if (count && (nextSize & PREV_INUSE)) {
             if (size == TCACHE_CHUNK_SIZE && !addCacheCandidate(scan, chunk)) {
                 scan->outOfMemory = true;
                 return OutcomeFailed;
             }
             if (scan->groups && !countBlock(scan, chunk + 16, size - 8, words + 2)) return OutcomeFailed;
-            if (scan->graph && (outcome = graphBlock(scan, chunk + 16, size - 8, words + 2)) != OutcomeRead) {
-                return outcome;
+            if (graphed && !cmdgraph_addWords(scan->graph, &lastWord, 1)) {
+                scan->outOfMemory = true;
+                return OutcomeFailed;
             }
         }
         chunk = next;
@@ -338,7 +349,7 @@ static Outcome walkRegion(Scan *scan, const Region *region, bool count) {
 
 /// Adds the words of a chunk of its own mapping to the graph, read a megabyte at a time.
 static Outcome graphMappedChunk(Scan *scan, uintptr_t address, uintptr_t size, const uint64_t *words) {
-    if (!cmdgraph_addBlock(scan->graph, address, size, words, 0)) {
+    if (!cmdgraph_addBlock(scan->graph, address, size, words)) {
         scan->outOfMemory = true;
         return OutcomeFailed;
     }

@@ -5,7 +5,8 @@
 // include/swift/SwiftShims/swift/shims/RefCount.h: `UseSlowRC` and `SideTableMark` with the
 // table's address shifted right by `SideTableUnusedLowBits`, 3; the table,
 // `HeapObjectSideTableEntry`, starts with its object's address), the roots read from
-// `/proc/PID/maps`'s readable, writable mappings and each held thread's registers
+// `/proc/PID/maps`'s readable, writable mappings (less the pages `/proc/PID/pagemap` shows a
+// private mapping never wrote) and each held thread's registers
 // (ptrace(2) `PTRACE_GETREGSET`: `NT_PRSTATUS`, and `NT_X86_XSTATE` or `NT_PRFPREG`), and the
 // marking from them.
 
@@ -21,8 +22,10 @@
 #if defined(__linux__) && defined(__x86_64__) || defined(__linux__) && defined(__aarch64__)
 
 #include <elf.h>
+#include <fcntl.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "CMDProcessImages.h"
 #include "HeapGraph.h"
@@ -51,33 +54,37 @@ static bool leakFail(CMDLeakScan *result, CMDProcessStatus status, int error, co
     return false;
 }
 
-/// The side table a block's counts name, verified by its first word pointing back: its index,
-/// or -1.
-static ptrdiff_t sideTableOf(HeapGraph *graph, const GraphBlock *block) {
-    if (block->size < 16 || (block->words[1] & (RC_SLOW | RC_SIDE_TABLE_MARK)) != (RC_SLOW | RC_SIDE_TABLE_MARK)) {
-        return -1;
+/// Flags the side tables the graph's candidates name, each verified by its first word pointing
+/// back at its object, and gives each owner's table index in `tables` (-1 for none).
+static void flagSideTables(HeapGraph *graph, ptrdiff_t *tables) {
+    for (size_t index = 0; index < graph->sideTableCount; index++) {
+        const GraphSideTable *candidate = &graph->sideTables[index];
+        GraphBlock *owner = &graph->blocks[candidate->owner];
+        if (owner->flags & GraphBlockFree) continue;
+        ptrdiff_t table = cmdgraph_blockHolding(graph, candidate->table);
+        if (table < 0 || graph->blocks[table].address != candidate->table || graph->blocks[table].size < 24 ||
+            graph->blocks[table].firstWord != owner->address || (graph->blocks[table].flags & GraphBlockFree)) {
+            continue;
+        }
+        graph->blocks[table].flags |= GraphBlockSideTable;
+        if (tables) tables[index] = table;
     }
-    uintptr_t side = (uintptr_t)((block->words[1] & (RC_SIDE_TABLE_MARK - 1)) << 3);
-    ptrdiff_t table = cmdgraph_blockHolding(graph, side);
-    if (table < 0 || graph->blocks[table].address != side || graph->blocks[table].size < 16 ||
-        graph->blocks[table].words[0] != block->address) {
-        return -1;
-    }
-    return table;
 }
 
-/// Whether a block's words read as a live Swift object's header: an aligned first word, and
-/// counts of an object neither deinitializing nor immortal (ProcessHeap.c's `isAlive`). A side
-/// table's counts (`SideTableRefCountBits`, `alignas(sizeof(void*) * 2)`) are at its offset 16.
-static bool looksLikeObject(pid_t pid, HeapGraph *graph, const GraphBlock *block) {
-    if (block->size < 16 || block->words[0] == 0 || block->words[0] % 8 != 0) return false;
-    uint64_t counts = block->words[1];
+/// Whether a block's header reads as a live Swift object's, read from the process: an aligned
+/// first word, and counts of an object neither deinitializing nor immortal (ProcessHeap.c's
+/// `isAlive`). A side table's counts (`SideTableRefCountBits`, `alignas(sizeof(void*) * 2)`)
+/// are at its offset 16.
+static bool looksLikeObject(pid_t pid, const GraphBlock *block, const GraphBlock *sideTable) {
+    uint64_t words[2];
+    int32_t error = 0;
+    if (block->size < 16 || cmd_readProcessMemory(pid, block->address, words, 16, &error) != 16) return false;
+    if (words[0] == 0 || words[0] % 8 != 0) return false;
+    uint64_t counts = words[1];
     if (counts & RC_SLOW) {
-        ptrdiff_t table = sideTableOf(graph, block);
         uint64_t sideCounts = 0;
-        int32_t error = 0;
-        return table >= 0 && graph->blocks[table].size >= 24 &&
-               cmd_readProcessMemory(pid, graph->blocks[table].address + 16, &sideCounts, 8, &error) == 8 &&
+        return (counts & RC_SIDE_TABLE_MARK) && sideTable &&
+               cmd_readProcessMemory(pid, sideTable->address + 16, &sideCounts, 8, &error) == 8 &&
                !(sideCounts & RC_DEINITING);
     }
     if (counts & RC_DEINITING) return false;
@@ -124,6 +131,46 @@ static bool markRange(pid_t pid, HeapGraph *graph, uint64_t *piece, uintptr_t st
     return true;
 }
 
+/// The pagemap entries' bits (proc(5), /proc/PID/pagemap): the page is present, or swapped.
+#define PAGE_PRESENT ((uint64_t)1 << 63)
+#define PAGE_SWAPPED ((uint64_t)1 << 62)
+
+/// Marks from `[start, end)` of a mapping. In a private mapping, a page neither present nor
+/// swapped was never written by the process (an anonymous one reads as zeros, a file's as the
+/// file), so it holds no address the process stored, and is not read; `pagemap` (-1 when it
+/// cannot be read) says which pages those are. A shared mapping is read whole.
+static bool markMappingRange(pid_t pid, HeapGraph *graph, uint64_t *piece, int pagemap, const Mapping *mapping,
+                             uintptr_t start, uintptr_t end, CMDLeakScan *result) {
+    const uintptr_t page = 4096;
+    if (pagemap < 0 || mapping->shared || start % page != 0 || end % page != 0) {
+        return markRange(pid, graph, piece, start, end, result);
+    }
+    uint64_t entries[512];
+    uintptr_t runStart = 0;
+    bool inRun = false;
+    for (uintptr_t at = start; at < end;) {
+        size_t count = (size_t)((end - at) / page);
+        if (count > 512) count = 512;
+        ssize_t read = pread(pagemap, entries, count * 8, (off_t)(at / page * 8));
+        if (read != (ssize_t)(count * 8)) {
+            // Read what the pagemap could not tell about.
+            if (inRun && !markRange(pid, graph, piece, runStart, at, result)) return false;
+            return markRange(pid, graph, piece, at, end, result);
+        }
+        for (size_t index = 0; index < count; index++, at += page) {
+            bool written = (entries[index] & (PAGE_PRESENT | PAGE_SWAPPED)) != 0;
+            if (written && !inRun) {
+                runStart = at;
+                inRun = true;
+            } else if (!written && inRun) {
+                if (!markRange(pid, graph, piece, runStart, at, result)) return false;
+                inRun = false;
+            }
+        }
+    }
+    return !inRun || markRange(pid, graph, piece, runStart, end, result);
+}
+
 /// Marks from every readable, writable mapping but the heaps and the chunks of their own
 /// mappings: thread stacks whole, static TLS, the dynamic loader's allocations, the images'
 /// data and bss.
@@ -137,6 +184,9 @@ static bool markMappings(pid_t pid, HeapGraph *graph, CMDLeakScan *result) {
     size_t count = 0;
     Mapping *mappings = cmdproc_parseMaps(maps, &count);
     uint64_t *piece = malloc(ROOT_PIECE);
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
+    int pagemap = open(path, O_RDONLY | O_CLOEXEC);
     bool marked = mappings && piece;
     if (!marked) leakFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
     for (size_t index = 0; marked && index < count; index++) {
@@ -147,13 +197,14 @@ static bool markMappings(pid_t pid, HeapGraph *graph, CMDLeakScan *result) {
         while (marked && at < mapping->end) {
             uintptr_t runStart, runEnd;
             if (!firstRunWithin(graph, at, mapping->end, &runStart, &runEnd)) {
-                marked = markRange(pid, graph, piece, at, mapping->end, result);
+                marked = markMappingRange(pid, graph, piece, pagemap, mapping, at, mapping->end, result);
                 break;
             }
-            if (runStart > at) marked = markRange(pid, graph, piece, at, runStart, result);
+            if (runStart > at) marked = markMappingRange(pid, graph, piece, pagemap, mapping, at, runStart, result);
             at = runEnd;
         }
     }
+    if (pagemap >= 0) close(pagemap);
     free(piece);
     free(mappings);
     free(maps);
@@ -202,29 +253,40 @@ static bool collectLeaks(pid_t pid, HeapGraph *graph, CMDLeakScan *result) {
     }
     if (leaked == 0) return true;
     uint32_t *slots = malloc(graph->blockCount * sizeof(uint32_t));
+    ptrdiff_t *tables = malloc((graph->sideTableCount ? graph->sideTableCount : 1) * sizeof(ptrdiff_t));
     result->blocks = calloc(leaked, sizeof(CMDLeakedBlock));
-    if (!slots || !result->blocks) {
+    if (!slots || !tables || !result->blocks) {
         free(slots);
+        free(tables);
         return leakFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");
     }
-    // Runs in address order, each run's blocks in address order.
+    // Each leaked owner's side table.
+    for (size_t index = 0; index < graph->sideTableCount; index++) tables[index] = -1;
+    flagSideTables(graph, tables);
+    for (size_t index = 0; index < graph->blockCount; index++) slots[index] = UINT32_MAX;
+    for (size_t index = 0; index < graph->sideTableCount; index++) {
+        if (tables[index] >= 0) slots[graph->sideTables[index].owner] = (uint32_t)index;
+    }
+    // Runs in address order, each run's blocks in address order; `slots` then maps a block to its
+    // leaked index.
     for (size_t run = 0; run < graph->runCount; run++) {
         const GraphRun *each = &graph->runs[run];
         for (size_t index = each->firstBlock; index < each->firstBlock + each->blockCount; index++) {
             GraphBlock *block = &graph->blocks[index];
             if (block->flags & (GraphBlockFree | GraphBlockMarked)) continue;
+            const GraphBlock *table = slots[index] != UINT32_MAX ? &graph->blocks[tables[slots[index]]] : NULL;
             slots[index] = (uint32_t)result->blockCount;
-            ptrdiff_t table = sideTableOf(graph, block);
             result->blocks[result->blockCount++] = (CMDLeakedBlock){
                 .address = block->address,
                 .size = block->size,
-                .words = {block->size >= 8 ? block->words[0] : 0, block->size >= 16 ? block->words[1] : 0},
-                .looksLikeObject = looksLikeObject(pid, graph, block),
-                .sideTable = table >= 0 ? graph->blocks[table].address : 0,
-                .sideTableSize = table >= 0 ? graph->blocks[table].size : 0,
+                .firstWord = block->firstWord,
+                .looksLikeObject = looksLikeObject(pid, block, table),
+                .sideTable = table ? table->address : 0,
+                .sideTableSize = table ? table->size : 0,
             };
         }
     }
+    free(tables);
     size_t capacity = 0;
     for (size_t run = 0; run < graph->runCount; run++) {
         const GraphRun *each = &graph->runs[run];
@@ -234,7 +296,8 @@ static bool collectLeaks(pid_t pid, HeapGraph *graph, CMDLeakScan *result) {
             CMDLeakedBlock *out = &result->blocks[slots[index]];
             out->firstEdge = result->edgeCount;
             if (block->flags & GraphBlockSideTable) continue;
-            for (uint64_t edge = block->firstEdge; edge < block->firstEdge + block->edgeCount; edge++) {
+            uint64_t end = cmdgraph_edgeEnd(graph, index);
+            for (uint64_t edge = block->firstEdge; edge < end; edge++) {
                 ptrdiff_t target = cmdgraph_blockHolding(graph, (uintptr_t)graph->edges[edge]);
                 if (target < 0 || (graph->blocks[target].flags & (GraphBlockFree | GraphBlockMarked))) continue;
                 if (result->edgeCount == capacity) {
@@ -276,11 +339,7 @@ bool cmd_findProcessLeaks(const CMDStoppedProcess *stopped, CMDLeakScan *result)
     }
     result->liveEdges = graph.edgeCount;
     // Side tables: reached as any block, followed by none.
-    for (size_t index = 0; index < graph.blockCount; index++) {
-        if (graph.blocks[index].flags & GraphBlockFree) continue;
-        ptrdiff_t table = sideTableOf(&graph, &graph.blocks[index]);
-        if (table >= 0) graph.blocks[table].flags |= GraphBlockSideTable;
-    }
+    flagSideTables(&graph, NULL);
     bool found = markMappings((pid_t)pid, &graph, result);
     uint64_t *state = found ? malloc(REGISTER_STATE_BYTES) : NULL;
     if (found && !state) found = leakFail(result, CMDProcessStatusFailed, ENOMEM, "out of memory");

@@ -214,6 +214,7 @@ Mapping *cmdproc_parseMaps(char *text, size_t *count) {
             mapping.readable = permissions[0] == 'r';
             mapping.writable = permissions[1] == 'w';
             mapping.executable = permissions[2] == 'x';
+            mapping.shared = permissions[3] == 's';
             mapping.offset = offset;
             mapping.inode = inode;
             mapping.path = pathStart > 0 ? line + pathStart : line + strlen(line);

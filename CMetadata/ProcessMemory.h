@@ -22,8 +22,8 @@ typedef struct Mapping {
     uint64_t offset;
     unsigned int major, minor;
     uint64_t inode;
-    /// `r`, `w`, `x`, and `p` or `s`.
-    bool readable, writable, executable;
+    /// `r`, `w`, `x`, and `p` or `s` (`shared`).
+    bool readable, writable, executable, shared;
     /// Inside the maps text, NUL-terminated, without a ` (deleted)` suffix; empty for an
     /// anonymous mapping, `[heap]`, `[stack]` and the like for the kernel's.
     char *path;

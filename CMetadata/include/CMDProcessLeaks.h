@@ -21,8 +21,8 @@ CMD_ASSUME_NONNULL_BEGIN
 typedef struct CMDLeakedBlock {
     /// What `malloc` returned, and the block's usable size.
     uintptr_t address, size;
-    /// Its first two words (an object's metadata and reference counts), zero past its end.
-    uint64_t words[2];
+    /// Its first word (an object's metadata), zero for a block smaller than a word.
+    uint64_t firstWord;
     /// Whether its second word reads as the counts of a live Swift object, its first is an
     /// aligned address in a readable mapping, and the block is large enough for a header.
     bool looksLikeObject;

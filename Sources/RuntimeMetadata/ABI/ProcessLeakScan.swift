@@ -87,7 +87,7 @@ extension ProcessHeapScan {
                 LeakedBlock(
                     address: block.address,
                     size: Int(block.size),
-                    metadata: UInt(block.words.0),
+                    metadata: UInt(block.firstWord),
                     looksLikeObject: block.looksLikeObject,
                     sideTable: block.sideTable,
                     sideTableSize: Int(block.sideTableSize),
