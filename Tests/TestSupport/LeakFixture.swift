@@ -188,7 +188,8 @@ private let leakProgramSource = """
         let held = reveal(disguised)
         disguised = 0
         ready.add(1, ordering: .sequentiallyConsistent)
-        while spinning.load(ordering: .relaxed) {}
+        // Yielding, so that the spin does not take a core from the tests.
+        while spinning.load(ordering: .relaxed) { sched_yield() }
         print(held)
         return nil
     }, nil)
