@@ -6,6 +6,7 @@
 //   CensusBench files PATH...    `metadata-inspect conformances PATH... --json`
 //   CensusBench images PID       the process's image paths, one per line (not timed)
 //   CensusBench ranges PID       the heap ranges a census walks, `START-END` in hexadecimal
+//   CensusBench leaks PID        the figures of `leaks --pid PID`: blocks, edges, graph bytes
 //   CensusBench run ARGUMENT...  `metadata-inspect ARGUMENT...`, its output printed: the whole
 //                                process is timed by the script, exec to exit
 //
@@ -56,6 +57,13 @@ case "ranges":
     for range in RemoteProcess.heapReadRanges(pid) ?? [] {
         print(String(range.lowerBound, radix: 16) + "-" + String(range.upperBound, radix: 16))
     }
+case "leaks":
+    // The search's own figures (not timed): its graph's blocks, edges and memory.
+    let leaks = try RemoteProcess.read(pid).leaks()
+    print(
+        "{\"blocks\": \(leaks.liveBlockCount), \"edges\": \(leaks.edgeCount), \"graph\": \(leaks.graphBytes), "
+            + "\"leaked\": \(leaks.rows.count)}"
+    )
 case "run":
     let outcome = Inspector.run(Array(arguments.dropFirst()))
     FileHandle.standardOutput.write(Data(outcome.output.utf8))
