@@ -72,8 +72,9 @@ public struct ProcessLeaks: Sendable {
     /// The bytes of roots read: mappings and registers.
     public let rootBytesRead: Int
 
-    /// The largest memory the reference graph took in this process: 48 bytes per block in use,
-    /// 8 per edge, and 4 per 512 bytes of heap for the tables that find a block by address.
+    /// The memory the reference graph reserved in this process: 32 bytes per block in use, 8 per
+    /// edge (each array grown by doubling), and 4 per 512 bytes of heap for the tables that find
+    /// a block by address.
     public let graphBytes: Int
 
     /// The threads whose registers were read.
