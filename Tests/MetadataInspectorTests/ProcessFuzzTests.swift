@@ -2,10 +2,10 @@
 //
 // A process whose memory lies: the fixture's metadata sections and heap are overwritten in place
 // (through /proc/PID/mem, which writes read-only pages too), a few bytes at a time with fixed
-// seeds, and each listing and the census of it must end with its output or an `error:` line
-// and a status below 128, never a crash. The reads run in the built inspector, a child process,
-// so that a crash fails the test with its input instead of taking the runner down; each
-// corruption is undone before the next.
+// seeds, and each listing, the census and the search for leaks of it must end with its output or
+// an `error:` line and a status below 128, never a crash. The reads run in the built inspector, a
+// child process, so that a crash fails the test with its input instead of taking the runner down;
+// each corruption is undone before the next.
 
 import Foundation
 import TestSupport
@@ -98,7 +98,9 @@ struct ProcessFuzzTests {
                 try memory.write(contentsOf: bytes)
                 saved.append((address, original))
             }
-            let listing = inHeap ? ["instances"] : listings[round % 4]
+            // The heap's rounds alternate the census and the search for leaks, which walks the
+            // same heap into a graph and follows its words.
+            let listing = inHeap ? ((round / 3) % 2 == 0 ? ["instances"] : ["leaks"]) : listings[round % 4]
             let result = try runProcess(inspector, listing + ["--pid", "\(pid)", "--json"])
             #expect(result.status == 0 || result.status == 1, "round \(round) \(listing): status \(result.status)")
             if result.status == 1 {
