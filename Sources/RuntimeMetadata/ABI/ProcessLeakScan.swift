@@ -51,6 +51,22 @@ struct LeakScanResult: Sendable {
     var heldNanoseconds: UInt64
     /// The process's start time.
     var startTime: UInt64
+    /// What `/proc` said of the process before the search, to tell whether it is still the same
+    /// process once the blocks are named: reads of a process that has died read nothing, and would
+    /// name no block.
+    var before: ProcessSnapshot
+}
+
+/// What `/proc` says of a process at one moment (CMDProcessFacts).
+struct ProcessSnapshot: @unchecked Sendable {
+    fileprivate let facts: CMDProcessFacts
+
+    /// Why the process is no longer the one read (exited, a zombie, another program).
+    /// - Parameter processID: The process.
+    /// - Returns: The failure to report, or `nil` when it is the same process.
+    func change(processID: Int32) -> ProcessReadFailure? {
+        ProcessFacts.change(since: facts, processID: processID)
+    }
 }
 
 extension ProcessHeapScan {
@@ -61,6 +77,15 @@ extension ProcessHeapScan {
     /// - Throws: ``ProcessReadFailure`` when the process cannot be held or read whole.
     static func findLeaks(processID: Int32) throws(ProcessReadFailure) -> LeakScanResult {
         var result = unsafe CMDLeakScan()
+        var facts = CMDProcessFacts()
+        var factsError: Int32 = 0
+        guard unsafe cmd_processFacts(processID, &facts, &factsError) else {
+            throw ProcessReadFailure(
+                kind: .noSuchProcess,
+                systemError: factsError,
+                message: "no process has pid \(processID)"
+            )
+        }
         // The hold, from the first thread stopped to the last resumed.
         let start = monotonicNanoseconds()
         let found = try unsafe whileStopped(processID: processID) { stopped in
@@ -108,7 +133,8 @@ extension ProcessHeapScan {
             graphBytes: Int(result.graphBytes),
             threadCount: Int(result.threadCount),
             heldNanoseconds: held,
-            startTime: result.startTime
+            startTime: result.startTime,
+            before: ProcessSnapshot(facts: facts)
         )
     }
 

@@ -36,6 +36,9 @@ extension ProcessLeaks {
             )
         }
         let nodes = Self.nodes(of: scan.blocks, in: process)
+        // The blocks are named after the hold, from the process's memory: a process that died or
+        // replaced its program meanwhile named none of them rightly.
+        if let change = scan.before.change(processID: process.processID) { throw change }
         let cycles = Self.cycles(of: scan, nodes: nodes)
         let rows = Self.rows(of: scan, nodes: nodes, cycles: cycles)
         self.init(
