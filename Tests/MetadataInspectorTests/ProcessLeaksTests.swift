@@ -113,6 +113,75 @@ struct InspectorLeaksTests {
         )
     }
 
+    @Test("The inspector killed at a random moment of its hold: the process runs on, untraced")
+    func inspectorKilled() throws {
+        let fixture = try leakFixture.get()
+        let inspector = try #require(builtExecutable(named: "metadata-inspect"))
+        let running = try RunningLeakFixture(program: fixture.program)
+        defer { running.stop() }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<8 {
+            let search = Process()
+            search.executableURL = URL(fileURLWithPath: inspector)
+            search.arguments = ["leaks", "--pid", "\(running.processID)"]
+            search.standardOutput = FileHandle.nullDevice
+            search.standardError = FileHandle.nullDevice
+            try search.run()
+            usleep(UInt32.random(in: 0...30_000, using: &generator))
+            kill(search.processIdentifier, SIGKILL)
+            search.waitUntilExit()
+            // The kernel detaches a dead tracer's tracees, and they run.
+            var status = ""
+            for _ in 0..<100 {
+                status = (try? String(contentsOfFile: "/proc/\(running.processID)/status", encoding: .utf8)) ?? ""
+                if status.contains("TracerPid:\t0\n") && !status.contains("State:\tt") { break }
+                usleep(10_000)
+            }
+            #expect(status.contains("TracerPid:\t0\n"), "\(status.prefix(300))")
+            #expect(!status.contains("State:\tt"), "\(status.prefix(300))")
+        }
+        // And it can be searched again, with the same report.
+        let again = Inspector.run(["leaks", "--pid", "\(running.processID)", "--json"])
+        #expect(again.status == 0, "\(again.error)")
+        let object = try JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any]
+        #expect((object?["cycles"] as? [Any])?.count == running.cycles.count)
+    }
+
+    @Test("A process killed at a random moment of the search: the report or a clean error")
+    func processKilled() throws {
+        let fixture = try leakFixture.get()
+        let inspector = try #require(builtExecutable(named: "metadata-inspect"))
+        var generator = SystemRandomNumberGenerator()
+        var outcomes = 0
+        for _ in 0..<6 {
+            let running = try RunningLeakFixture(program: fixture.program)
+            let search = Process()
+            search.executableURL = URL(fileURLWithPath: inspector)
+            search.arguments = ["leaks", "--pid", "\(running.processID)", "--json"]
+            let output = Pipe()
+            let error = Pipe()
+            search.standardOutput = output
+            search.standardError = error
+            try search.run()
+            usleep(UInt32.random(in: 0...40_000, using: &generator))
+            kill(running.processID, SIGKILL)
+            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            let complaint = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            search.waitUntilExit()
+            running.stop()
+            if search.terminationStatus == 0 {
+                let object = try JSONSerialization.jsonObject(with: printed) as? [String: Any]
+                #expect((object?["cycles"] as? [Any])?.count == running.cycles.count)
+            } else {
+                #expect(search.terminationStatus == 1)
+                #expect(printed.isEmpty)
+                #expect(complaint.hasPrefix("error: ") && complaint.contains("\(running.processID)"), "\(complaint)")
+            }
+            outcomes += 1
+        }
+        #expect(outcomes == 6)
+    }
+
     @Test("leaks needs --pid and takes no file; a pid of no process is an error")
     func usage() {
         #expect(Inspector.run(["leaks"]).status == 2)
