@@ -3,7 +3,8 @@
 // A Swift program the tests build with `swiftc` (without sanitizers, so that its heap is glibc
 // malloc's) and run, to be searched for leaks while it waits. It leaks known cycles (two
 // classes, self-references, through a closure's context, through an Array's and a Dictionary's
-// storage, self-references a live object refers to weakly) and keeps others alive the ways a
+// storage, self-references a live object refers to weakly, through memory `malloc` gave, and
+// objects holding such memory, one block shared) and keeps others alive the ways a
 // search must see (a global, a sleeping thread's stack, a spinning thread's registers, another
 // thread's pthread-specific slots, a ManagedBuffer's tail, a multi-payload enum's payload with
 // its tag in the spare bits). It prints its own account of them (`leak`, `cycle` and `live`
@@ -26,6 +27,14 @@ private let leakProgramSource = """
     final class Registry { var entries: [String: Registry] = [:]; init() {} }
     final class Watched { var me: Watched?; init() {} }
     final class Watcher { weak var target: Watched?; init() {} }
+    /// Each holds memory `malloc` gave, its own and one both share.
+    final class Holder {
+        let buffer: UnsafeMutableRawPointer, shared: UnsafeMutableRawPointer
+        var partner: Holder?
+        init(buffer: UnsafeMutableRawPointer, shared: UnsafeMutableRawPointer) { self.buffer = buffer; self.shared = shared }
+    }
+    /// Refers to itself through memory `malloc` gave, which holds a retained reference to it.
+    final class Linked { var slot: UnsafeMutablePointer<UInt>?; init() {} }
     /// Kept alive; each refers to itself, so that it would be reported if it were not reached.
     final class Anchored { var me: Anchored?; init() { me = self } }
     final class Shelf: ManagedBuffer<Int, Anchored> {}
@@ -92,6 +101,27 @@ private let leakProgramSource = """
             let storage = unsafeBitCast(registry.entries, to: AnyObject.self)
             leak(registry); leak(storage); cycle([address(registry), address(storage)])
         }
+        // Blocks that are no Swift object count once, in the row of the object that reaches them
+        // first; one that links a cycle is not a member.
+        do {
+            let shared = calloc(1, 200)!
+            let first = Holder(buffer: calloc(1, 100)!, shared: shared)
+            let second = Holder(buffer: calloc(1, 100)!, shared: shared)
+            first.partner = second
+            second.partner = first
+            leak(first, usableSize(first.buffer) + usableSize(shared))
+            leak(second, usableSize(second.buffer))
+            cycle([address(first), address(second)])
+        }
+        for _ in 0..<2 {
+            let linked = Linked()
+            let slot = UnsafeMutablePointer<UInt>.allocate(capacity: 4)
+            slot.initialize(repeating: 0, count: 4)
+            slot[0] = UInt(bitPattern: Unmanaged.passRetained(linked).toOpaque())
+            linked.slot = slot
+            leak(linked, usableSize(UnsafeMutableRawPointer(slot)))
+            cycle([address(linked)])
+        }
         for _ in 0..<2 {
             let watched = Watched()
             watched.me = watched
@@ -115,7 +145,9 @@ private let leakProgramSource = """
             ).takeUnretainedValue(),
             unsafeBitCast(registry.entries, to: AnyObject.self),
         ]
-        let objects: [AnyObject] = [Parent(), Child(), Loop(), Handler(), node, registry, Watched(), Watcher()] + storages
+        let holder = Holder(buffer: malloc(8)!, shared: malloc(8)!)
+        let objects: [AnyObject] =
+            [Parent(), Child(), Loop(), Handler(), node, registry, Watched(), Watcher(), holder, Linked()] + storages
         for object in objects { _ = String(reflecting: type(of: object)) }
     }
 
