@@ -4,7 +4,8 @@
 // malloc's) and run, to be searched for leaks while it waits. It leaks known cycles (two
 // classes, self-references, through a closure's context, through an Array's and a Dictionary's
 // storage, self-references a live object refers to weakly, through memory `malloc` gave, and
-// objects holding such memory, one block shared) and keeps others alive the ways a
+// objects holding such memory, one block shared, through a closure's context and the box of a
+// captured `var` of generic type) and keeps others alive the ways a
 // search must see (a global, a sleeping thread's stack, a spinning thread's registers, another
 // thread's pthread-specific slots, a ManagedBuffer's tail, a multi-payload enum's payload with
 // its tag in the spare bits). It prints its own account of them (`leak`, `cycle` and `live`
@@ -32,6 +33,16 @@ private let leakProgramSource = """
         let buffer: UnsafeMutableRawPointer, shared: UnsafeMutableRawPointer
         var partner: Holder?
         init(buffer: UnsafeMutableRawPointer, shared: UnsafeMutableRawPointer) { self.buffer = buffer; self.shared = shared }
+    }
+    /// Refers to itself through a closure that captures a `var` of generic type: a box
+    /// `swift_allocBox` makes (metadata kind 0x500), held by the closure's context beside the
+    /// type's metadata.
+    final class Keeper { var action: (() -> Void)?; init() {} }
+    @_semantics("optimize.sil.specialize.generic.never") @inline(never)
+    func keepInBox<T>(_ value: T, in keeper: Keeper) {
+        var held = value
+        keeper.action = { withExtendedLifetime(held) {} }
+        held = value
     }
     /// Refers to itself through memory `malloc` gave, which holds a retained reference to it.
     final class Linked { var slot: UnsafeMutablePointer<UInt>?; init() {} }
@@ -84,7 +95,7 @@ private let leakProgramSource = """
             // The context: the second word of the function value stored at offset 16.
             let context = UnsafeRawPointer(bitPattern: address(handler))!.load(fromByteOffset: 24, as: UInt.self)
             leak(handler, usableSize(UnsafeMutableRawPointer(bitPattern: context)))
-            print("context\\t\\(hex(context))")
+            print("context\\t\\(hex(context))\\t(closure context)")
             cycle([address(handler), context])
         }
         for _ in 0..<2 {
@@ -112,6 +123,27 @@ private let leakProgramSource = """
             leak(first, usableSize(first.buffer) + usableSize(shared))
             leak(second, usableSize(second.buffer))
             cycle([address(first), address(second)])
+        }
+        for _ in 0..<2 {
+            let keeper = Keeper()
+            keepInBox(keeper, in: keeper)
+            let context = UnsafeRawPointer(bitPattern: address(keeper))!.load(fromByteOffset: 24, as: UInt.self)
+            // The box: the word of the context that is a heap object whose metadata's kind is
+            // 0x500 (the other is the class's metadata, whose first word is 0).
+            var box: UInt = 0
+            for offset in [16, 24] {
+                let word = UnsafeRawPointer(bitPattern: context)!.load(fromByteOffset: offset, as: UInt.self)
+                guard word > 4096, word % 8 == 0 else { continue }
+                let metadata = UnsafeRawPointer(bitPattern: word)!.load(as: UInt.self)
+                if metadata > 4096, UnsafeRawPointer(bitPattern: metadata)!.load(as: UInt.self) == 0x500 { box = word }
+            }
+            leak(
+                keeper,
+                usableSize(UnsafeMutableRawPointer(bitPattern: context)) + usableSize(UnsafeMutableRawPointer(bitPattern: box))
+            )
+            print("context\\t\\(hex(context))\\t(closure context)")
+            print("context\\t\\(hex(box))\\t(box)")
+            cycle([address(keeper), context, box])
         }
         for _ in 0..<2 {
             let linked = Linked()
@@ -147,7 +179,8 @@ private let leakProgramSource = """
         ]
         let holder = Holder(buffer: malloc(8)!, shared: malloc(8)!)
         let objects: [AnyObject] =
-            [Parent(), Child(), Loop(), Handler(), node, registry, Watched(), Watcher(), holder, Linked()] + storages
+            [Parent(), Child(), Loop(), Handler(), node, registry, Watched(), Watcher(), holder, Linked(), Keeper()]
+            + storages
         for object in objects { _ = String(reflecting: type(of: object)) }
     }
 
@@ -282,7 +315,7 @@ public final class RunningLeakFixture: @unchecked Sendable {
     public private(set) var leaks: [String: (count: Int, bytes: Int)] = [:]
     /// The cycles it made: each its members' addresses (`0x…`), ascending.
     public private(set) var cycles: [[String]] = []
-    /// The addresses of its closure contexts in cycles.
+    /// The addresses of its closure contexts and boxes in cycles.
     public private(set) var contexts: Set<String> = []
     /// The types of the leaked objects, by address.
     public private(set) var typesByAddress: [String: String] = [:]
@@ -324,9 +357,9 @@ public final class RunningLeakFixture: @unchecked Sendable {
                 leaks[fields[1], default: (0, 0)].count += 1
                 leaks[fields[1], default: (0, 0)].bytes += Int(fields[3]) ?? -1_000_000
                 typesByAddress[fields[2]] = fields[1]
-            case "context" where fields.count == 2:
+            case "context" where fields.count == 3:
                 contexts.insert(fields[1])
-                typesByAddress[fields[1]] = "(closure context)"
+                typesByAddress[fields[1]] = fields[2]
             case "cycle" where fields.count == 2: cycles.append(fields[1].split(separator: ",").map(String.init))
             case "live" where fields.count == 3: live[fields[1], default: []].append(fields[2])
             default:
