@@ -45,7 +45,9 @@ typedef struct CMDLeakScan {
     /// The leaked blocks' edges among themselves (indices into `blocks`).
     size_t *_Nullable edges;
     size_t edgeCount;
-    /// The blocks in use, and the words in them that point into a block in use.
+    /// The blocks in use, and the words in them that point into the heap's memory (a heap, or an
+    /// anonymous mapping that may hold chunks): the graph's edges, resolved as the marking meets
+    /// them.
     uint64_t liveBlocks, liveEdges;
     /// The bytes of heap read, and of roots (mappings and registers) read.
     uint64_t heapBytesRead, rootBytesRead;
