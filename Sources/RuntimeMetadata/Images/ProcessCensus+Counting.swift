@@ -14,16 +14,7 @@ extension ProcessCensus {
     ///     it, `""` for every type, `nil` for none.
     /// - Throws: ``ProcessReadFailure`` from the scan.
     init(of process: RemoteProcess, keepingAddressesOf selection: String?) throws(ProcessReadFailure) {
-        var known = Set<UInt>()
-        for image in process.images {
-            for descriptor in image.typeDescriptorReferences { known.insert(descriptor.identity) }
-            for descriptor in image.protocolReferences { known.insert(descriptor.descriptor.identity) }
-        }
-        let copies = RemoteMetadataCopies(
-            processID: process.processID,
-            images: process.places,
-            knownDescriptors: known
-        )
+        let copies = process.metadataCopies()
         // Each class's name, spelled once when its first word is decided.
         let names = NameBox()
         let scan = try ProcessHeapScan.scan(processID: process.processID) { metadata in

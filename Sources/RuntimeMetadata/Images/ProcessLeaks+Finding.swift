@@ -61,16 +61,7 @@ extension ProcessLeaks {
     /// word is a class of the process and its size fits the class (as the census decides), a
     /// closure context or a box by its metadata's kind, and otherwise no Swift object.
     private static func nodes(of blocks: [LeakedBlock], in process: RemoteProcess) -> [Node] {
-        var known = Set<UInt>()
-        for image in process.images {
-            for descriptor in image.typeDescriptorReferences { known.insert(descriptor.identity) }
-            for descriptor in image.protocolReferences { known.insert(descriptor.descriptor.identity) }
-        }
-        let copies = RemoteMetadataCopies(
-            processID: process.processID,
-            images: process.places,
-            knownDescriptors: known
-        )
+        let copies = process.metadataCopies()
         var decided: [UInt: (name: String, sizes: ClosedRange<Int>)?] = [:]
         return blocks.map { block in
             guard block.looksLikeObject else { return .other }

@@ -217,6 +217,18 @@ public struct RemoteProcess: Sendable {
         return census
     }
 
+    /// A reader of the process's metadata, for naming its objects: the images' type and protocol
+    /// descriptors are the only ones a copied metadata may name.
+    /// - Returns: The reader, with no copy made yet.
+    func metadataCopies() -> RemoteMetadataCopies {
+        var known = Set<UInt>()
+        for image in images {
+            for descriptor in image.typeDescriptorReferences { known.insert(descriptor.identity) }
+            for descriptor in image.protocolReferences { known.insert(descriptor.descriptor.identity) }
+        }
+        return RemoteMetadataCopies(processID: processID, images: places, knownDescriptors: known)
+    }
+
     /// The library's error for a failed read, with what to do about a refusal.
     static func error(_ failure: ProcessReadFailure, processID: Int32) -> RuntimeMetadataError {
         switch failure.kind {
