@@ -62,27 +62,36 @@ extension ProcessLeaks {
     /// closure context or a box by its metadata's kind, and otherwise no Swift object.
     private static func nodes(of blocks: [LeakedBlock], in process: RemoteProcess) -> [Node] {
         let copies = process.metadataCopies()
-        var decided: [UInt: (name: String, sizes: ClosedRange<Int>)?] = [:]
-        return blocks.map { block in
-            guard block.looksLikeObject else { return .other }
-            let verdict: (name: String, sizes: ClosedRange<Int>)?
-            if let known = decided[block.metadata] {
-                verdict = known
-            } else {
-                if let facts = copies.classFacts(at: block.metadata) {
-                    verdict = (
-                        ProcessCensus.name(of: block.metadata, facts: facts, copies: copies), ProcessCensus.sizes(facts)
+        // Each distinct first word decided once: a class with the sizes its instances have, or
+        // the node every block with that word is.
+        enum Verdict {
+            case instance(name: String, sizes: ClosedRange<Int>)
+            case node(Node)
+        }
+        var decided: [UInt: Verdict] = [:]
+        func verdict(for metadata: UInt) -> Verdict {
+            if let known = decided[metadata] { return known }
+            let verdict: Verdict =
+                if let facts = copies.classFacts(at: metadata) {
+                    .instance(
+                        name: ProcessCensus.name(of: metadata, facts: facts, copies: copies),
+                        sizes: ProcessCensus.sizes(facts)
                     )
                 } else {
-                    verdict = nil
+                    switch copies.heapLocalVariableKind(at: metadata) {
+                    case 0x400: .node(.heapObject("(closure context)"))
+                    case 0x500: .node(.heapObject("(box)"))
+                    default: .node(.other)
+                    }
                 }
-                decided[block.metadata] = verdict
-            }
-            if let verdict, verdict.sizes.contains(block.size) { return .instance(verdict.name) }
-            switch copies.heapLocalVariableKind(at: block.metadata) {
-            case 0x400: return .heapObject("(closure context)")
-            case 0x500: return .heapObject("(box)")
-            default: return .other
+            decided[metadata] = verdict
+            return verdict
+        }
+        return blocks.map { block in
+            guard block.looksLikeObject else { return .other }
+            switch verdict(for: block.metadata) {
+            case .instance(let name, let sizes): return sizes.contains(block.size) ? .instance(name) : .other
+            case .node(let node): return node
             }
         }
     }
