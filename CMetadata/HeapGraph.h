@@ -27,6 +27,14 @@
 /// arm64's mask is within it, and masking more only adds edges).
 #define CMD_SPARE_BITS_MASK 0xFF00000000000007ull
 
+// An object's counts, RefCount.h, 64-bit, as the census and the graph read them: IsDeiniting
+// (bit 32), UseSlowRC (bit 63) with SideTableMark (bit 62) and the side table's address shifted
+// right by 3 in the low bits; UnownedRefCount in bits 1-31. A side table's own counts are at its
+// offset 16 (HeapObjectSideTableEntry: `SideTableRefCountBits` is 16-aligned).
+#define RC_DEINITING ((uint64_t)1 << 32)
+#define RC_SLOW ((uint64_t)1 << 63)
+#define RC_SIDE_TABLE_MARK ((uint64_t)1 << 62)
+
 /// A block's flags.
 enum {
     /// A free list holds it: the walk read it as in use (`PREV_INUSE`), but it is no node.
@@ -111,8 +119,7 @@ CMD_HIDDEN_GRAPH void cmdgraph_endRun(HeapGraph *graph, uintptr_t end);
 CMD_HIDDEN_GRAPH bool cmdgraph_reserve(HeapGraph *graph, void **items, size_t *capacity, size_t count, size_t size,
                                        size_t needed);
 
-// RefCount.h, 64-bit: UseSlowRC (bit 63) and SideTableMark (bit 62).
-#define COUNTS_NAME_SIDE_TABLE ((uint64_t)3 << 62)
+#define COUNTS_NAME_SIDE_TABLE (RC_SLOW | RC_SIDE_TABLE_MARK)
 
 /// Adds a block in use, with its first two words (zero past its end); its edges follow with
 /// `cmdgraph_addWords`. Inline: the walk calls it once per block.

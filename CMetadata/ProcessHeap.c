@@ -31,12 +31,6 @@
 /// The most list entries walked per list, and heaps per arena.
 #define MAXIMUM_LIST 1000000
 #define MAXIMUM_HEAPS 1024
-// RefCount.h, 64-bit: IsDeiniting (bit 32), UseSlowRC (bit 63) with SideTableMark (bit 62) and
-// the side table's address shifted right by 3 in the low bits; UnownedRefCount in bits 1-31.
-// The side table's own counts are at its offset 16 (HeapObjectSideTableEntry).
-#define RC_DEINITING ((uint64_t)1 << 32)
-#define RC_SLOW ((uint64_t)1 << 63)
-#define RC_SIDE_TABLE_MARK ((uint64_t)1 << 62)
 
 static bool heapFail(CMDHeapScan *result, CMDProcessStatus status, int error, const char *format, ...)
     __attribute__((format(printf, 4, 5)));

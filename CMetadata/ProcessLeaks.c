@@ -31,10 +31,6 @@
 #include "HeapGraph.h"
 #include "ProcessMemory.h"
 
-// RefCount.h, 64-bit (as ProcessHeap.c reads them).
-#define RC_DEINITING ((uint64_t)1 << 32)
-#define RC_SLOW ((uint64_t)1 << 63)
-#define RC_SIDE_TABLE_MARK ((uint64_t)1 << 62)
 /// The bytes of a thread's extended register state read at most (`NT_X86_XSTATE`: 2,696 with
 /// AVX-512, about 11 KiB with AMX).
 #define REGISTER_STATE_BYTES ((size_t)64 << 10)
