@@ -328,28 +328,11 @@ public final class RunningLeakFixture: @unchecked Sendable {
     /// - Parameter program: The program.
     /// - Throws: ``ProcessFixtureError`` when it does not start or report ready.
     public init(program: String) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw ProcessFixtureError(description: "cannot start the leak fixture: \(error)")
-        }
+        let output: FileHandle
+        (process, input, output) = try startFixture(program, arguments: [], name: "the leak fixture")
         processID = process.processIdentifier
-        let reader = output.fileHandleForReading
         while true {
-            var line = Data()
-            while true {
-                let byte = reader.readData(ofLength: 1)
-                if byte.isEmpty || byte == Data([0x0A]) { break }
-                line.append(byte)
-            }
-            let text = String(decoding: line, as: UTF8.self)
+            let text = readFixtureLine(output)
             if text.hasPrefix("ready") { break }
             let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             switch fields.first {

@@ -203,6 +203,46 @@ public let processFixture: Result<ProcessFixture, ProcessFixtureError> = {
     return .success(ProcessFixture(program: program.path, plugin: plugin.path))
 }()
 
+/// Starts a fixture program with its standard input and output piped, its errors discarded.
+/// - Parameters:
+///   - program: The program.
+///   - arguments: Its arguments.
+///   - name: What to call it in an error.
+/// - Returns: The process, the pipe to its standard input, and its standard output.
+/// - Throws: ``ProcessFixtureError`` when it does not start.
+func startFixture(
+    _ program: String,
+    arguments: [String],
+    name: String
+) throws -> (process: Process, input: Pipe, output: FileHandle) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    do {
+        try process.run()
+    } catch {
+        throw ProcessFixtureError(description: "cannot start \(name): \(error)")
+    }
+    return (process, input, output.fileHandleForReading)
+}
+
+/// Reads one line a fixture printed, without its newline; empty at the end of its output.
+/// Byte by byte, so that nothing past the line is taken from the pipe.
+func readFixtureLine(_ reader: FileHandle) -> String {
+    var line = Data()
+    while true {
+        let byte = reader.readData(ofLength: 1)
+        if byte.isEmpty || byte == Data([0x0A]) { break }
+        line.append(byte)
+    }
+    return String(decoding: line, as: UTF8.self)
+}
+
 /// A running fixture program, which waits until it is stopped.
 public final class RunningFixture: @unchecked Sendable {
     /// Its pid.
@@ -219,30 +259,12 @@ public final class RunningFixture: @unchecked Sendable {
     ///   - plugin: The plugin's path, or `nil` for none.
     /// - Throws: ``ProcessFixtureError`` when it does not start or report ready.
     public init(program: String, plugin: String?) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = plugin.map { [$0] } ?? []
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw ProcessFixtureError(description: "cannot start the fixture: \(error)")
-        }
+        let reader: FileHandle
+        (process, input, reader) = try startFixture(program, arguments: plugin.map { [$0] } ?? [], name: "the fixture")
         processID = process.processIdentifier
         // Oracle lines, then `ready PID`.
-        let reader = output.fileHandleForReading
         while true {
-            var line = Data()
-            while true {
-                let byte = reader.readData(ofLength: 1)
-                if byte.isEmpty || byte == Data([0x0A]) { break }
-                line.append(byte)
-            }
-            let text = String(decoding: line, as: UTF8.self)
+            let text = readFixtureLine(reader)
             if text.hasPrefix("ready") { break }
             let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 5, fields[0] == "oracle", let count = Int(fields[2]), let bytes = Int(fields[3])
