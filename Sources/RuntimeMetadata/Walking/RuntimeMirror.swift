@@ -101,11 +101,21 @@ public struct RuntimeMirror {
         }
         var node = ValueWalker(honorsCustomReflectable: true).node(for: subject)
         node.handsOutFunctions = true
-        if node.style == .custom, let mirror = node.customMirror {
-            self.init(mirror)
+        if node.style == .custom, let custom = Self.customMirror(of: node) {
+            self = custom
             return
         }
         self.init(node: node, level: 0, other: nil)
+    }
+
+    /// The mirror of a custom node's `customMirror`. Out of line, as every use of a `Mirror`
+    /// is: `Mirror` is a resilient struct, and a function holding one loads its metadata and
+    /// sizes its stack at entry, whichever path it takes.
+    /// - Parameter node: A node of style `custom`.
+    /// - Returns: The wrapped custom mirror, or `nil` when the node has none.
+    @inline(never)
+    private static func customMirror(of node: borrowing ValueNode) -> RuntimeMirror? {
+        node.customMirror.map(RuntimeMirror.init)
     }
 
     /// The mirror of a leaf: a value without children, of a type the walker shows as a leaf.
@@ -229,7 +239,7 @@ public struct RuntimeMirror {
     public var children: Children {
         switch nodeStyle {
         case nil:
-            return Children(array: other?.children ?? other?.standard.map { Array($0.children) } ?? [])
+            return givenChildren()
         case .class?:
             let node = box!.node
             let hierarchy = node.classHierarchy
@@ -247,23 +257,50 @@ public struct RuntimeMirror {
     public var superclassMirror: RuntimeMirror? {
         switch nodeStyle {
         case nil:
-            if let standard = other?.standard { return standard.superclassMirror.map(RuntimeMirror.init) }
-            return other?.superclass?()
+            return givenSuperclassMirror()
         case .class?:
             let hierarchy = box!.node.classHierarchy
             guard hierarchy.count > level + 1 else { return nil }
             // `other` tested first: an optional `Mirror` costs value-witness calls even when empty.
-            // The custom ancestor stands for its own class, and for every class above this one
-            // when it was made for a `CustomLeafReflectable` subject, as `Mirror`'s chain stops.
-            if let other, let ancestor = other.ancestor,
-                hierarchy[level + 1] == TypeMetadata(ancestor.subjectType) || Self.suppressesDescendants(ancestor)
-            {
-                return RuntimeMirror(ancestor)
+            if let other, let ancestor = Self.customAncestor(in: other, standingFor: hierarchy[level + 1]) {
+                return ancestor
             }
             return RuntimeMirror(box: box!, level: level + 1, other: other)
         case _?:
             return nil
         }
+    }
+
+    /// The children of a mirror that is not a node's: a wrapped standard mirror's, or an
+    /// explicit initializer's. Out of line, so that ``children`` does not load `Mirror`'s
+    /// metadata for a node's mirror (see `customMirror(of:)`).
+    @inline(never)
+    private func givenChildren() -> Children {
+        Children(array: other?.children ?? other?.standard.map { Array($0.children) } ?? [])
+    }
+
+    /// The superclass mirror of a mirror that is not a node's. Out of line, for the reason
+    /// `givenChildren()` is.
+    @inline(never)
+    private func givenSuperclassMirror() -> RuntimeMirror? {
+        if let standard = other?.standard { return standard.superclassMirror.map(RuntimeMirror.init) }
+        return other?.superclass?()
+    }
+
+    /// The mirror of a node's custom ancestor when it stands for `type`: the custom ancestor
+    /// stands for its own class, and for every class above this one when it was made for a
+    /// `CustomLeafReflectable` subject, as `Mirror`'s chain stops. Out of line, for the reason
+    /// `givenChildren()` is.
+    /// - Parameters:
+    ///   - other: The node's other source.
+    ///   - type: The class one level up.
+    /// - Returns: The ancestor's mirror, or `nil` when there is none for `type`.
+    @inline(never)
+    private static func customAncestor(in other: OtherSource, standingFor type: TypeMetadata) -> RuntimeMirror? {
+        guard let ancestor = other.ancestor,
+            type == TypeMetadata(ancestor.subjectType) || suppressesDescendants(ancestor)
+        else { return nil }
+        return RuntimeMirror(ancestor)
     }
 
     /// The value at a path of children, as `Mirror.descendant(_:_:)` finds it: each element of
