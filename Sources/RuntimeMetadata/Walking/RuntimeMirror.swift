@@ -362,34 +362,12 @@ public struct RuntimeMirror {
             // A struct or enum without parts the walker reports as a leaf is still a struct or
             // an enum to `Mirror`; numbers, strings, functions and metatypes have no style.
             switch type.kind {
-            case .struct where !isStandardLeaf(type.type): return .struct
-            case .enum where !isStandardLeaf(type.type): return .enum
+            case .struct where !type.isStandardMirrorLeaf: return .struct
+            case .enum where !type.isStandardMirrorLeaf: return .enum
             default: return .none
             }
         }
     }
-
-    /// Whether a type is one of the standard library's values that `Mirror` shows without
-    /// structure (its custom mirror has no children and no style).
-    private static func isStandardLeaf(_ type: Any.Type?) -> Bool {
-        guard let type else { return false }
-        let identity = ObjectIdentifier(type)
-        return standardLeaves.contains { $0 == identity }
-    }
-
-    /// The standard library's leaves that are structs or enums: every number type, `Float80`
-    /// where it exists among them, and the text types.
-    private static let standardLeaves: [ObjectIdentifier] = {
-        var types: [Any.Type] = [
-            Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self, UInt16.self, UInt32.self,
-            UInt64.self, Float.self, Double.self, Bool.self, String.self, Substring.self, Character.self,
-            StaticString.self, Unicode.Scalar.self, Int128.self, UInt128.self,
-        ]
-        #if arch(x86_64) || arch(i386)
-        types.append(Float80.self)
-        #endif
-        return types.map { ObjectIdentifier($0) }
-    }()
 
     /// How an explicit initializer's subject's superclass is represented, as `Mirror` makes it:
     /// from the static type's superclass, generated, a custom ancestor (levels between it and

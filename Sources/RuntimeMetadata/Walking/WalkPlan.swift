@@ -13,6 +13,11 @@ struct WalkPlan: Sendable {
     let style: ValueNode.Style
     /// Whether the type conforms to `CustomReflectable`.
     let isCustomReflectable: Bool
+    /// Whether the type is one of the standard library's structs or enums that `Mirror` shows
+    /// without structure and without a display style (its custom mirror has neither): every
+    /// number type and the text types. Decided when the plan is made, so that a mirror's
+    /// style costs no search per value.
+    var isStandardMirrorLeaf = false
     /// The parts of a struct, class or tuple, in order.
     let labels: [String]
     /// The parts' declared types.
@@ -95,7 +100,17 @@ extension TypeMetadata {
         immortalRecord.withObject { $0.walkPlan.immortalBox { computeWalkPlan() } }
     }
 
+    /// Whether `Mirror` shows this type without structure and without a display style, as
+    /// ``WalkPlan/isStandardMirrorLeaf`` says.
+    var isStandardMirrorLeaf: Bool { walkPlan.withObject { $0.value.isStandardMirrorLeaf } }
+
     private func computeWalkPlan() -> WalkPlan {
+        var plan = computeWalkPlanParts()
+        plan.isStandardMirrorLeaf = WalkPlanTypes.mirrorLeaves.contains(self)
+        return plan
+    }
+
+    private func computeWalkPlanParts() -> WalkPlan {
         let isCustomReflectable = WalkPlanTypes.customReflectable?.conformance(of: self) != nil
         if WalkPlanTypes.leaves.contains(self) {
             return WalkPlan(style: .leaf, isCustomReflectable: isCustomReflectable)
@@ -223,6 +238,10 @@ private enum WalkPlanTypes {
         #endif
         return Set(types.map(TypeMetadata.init))
     }()
+
+    /// The standard library's structs and enums that `Mirror` shows without structure and
+    /// without a display style: the walker's leaves, and the 128-bit integers.
+    static let mirrorLeaves: Set<TypeMetadata> = leaves.union([TypeMetadata(Int128.self), TypeMetadata(UInt128.self)])
 
     /// The descriptors of `Array` and `ContiguousArray`, whose storage is read directly.
     static let arrays: Set<TypeDescriptor> = Set(
