@@ -138,8 +138,12 @@ public struct ValueNode {
                     index,
                     part in
                     // A tuple holding a withheld function stands in with the function withheld.
-                    let value = part ?? withheldTuple(at: index)
-                    try body(ValueChild(part: index, of: plan, value: consume value))
+                    // Not `part ?? …`, which copies the part and destroys the original.
+                    if let part {
+                        try body(ValueChild(part: index, of: plan, value: part))
+                    } else {
+                        try body(ValueChild(part: index, of: plan, value: withheldTuple(at: index)))
+                    }
                 }
             }
         case .enum, .optional:
@@ -477,11 +481,15 @@ public struct ValueNode {
         case .leaf:
             return nil
         case .struct, .class, .tuple:
-            let part: Any? = plan.withObject { box in
+            // Returned as it is: `part ?? withheldTuple(at: index)` copies the part through
+            // `Optional<Any>`'s witnesses and destroys the original.
+            if let part = plan.withObject({ box -> Any? in
                 guard index < box.value.layouts.count else { return nil }
                 return OpaqueValueAccess.part(box.value.layouts[index], of: value, isObject: style == .class)
+            }) {
+                return part
             }
-            return part ?? withheldTuple(at: index)
+            return withheldTuple(at: index)
         case .enum, .optional:
             guard index == 0 else { return nil }
             return withPayloadCase { payload(of: $0, type: $1) }
