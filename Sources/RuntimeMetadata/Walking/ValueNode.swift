@@ -38,6 +38,14 @@ public struct ValueNode {
     /// The value's shape.
     public let style: Style
 
+    /// The tag of an enum or optional value's case, or -1. Read once, by the walker right after
+    /// it makes the node: a node's case name, child count, payload and declared types each
+    /// need it, and each read is a call of the enum's `getEnumTag` witness on the projected
+    /// value. 32 bits, as
+    /// the witness returns it, in the padding after ``style``: a node is copied often, and a
+    /// larger one is copied through `memcpy`.
+    private var caseTag: Int32 = -1
+
     /// The custom mirror of a ``Style/custom`` node.
     public var customMirror: Mirror? { mirrorBox?.mirror }
 
@@ -60,10 +68,16 @@ public struct ValueNode {
         self.mirrorBox = mirrorBox
     }
 
-    /// The tag of an enum or optional value's case, or -1.
-    private var caseTag: Int {
-        guard style == .enum || style == .optional else { return -1 }
-        return OpaqueValueAccess.enumTag(projecting: value, metadata: type.reference) ?? -1
+    /// Reads ``caseTag`` from the value the node holds. Not in the initializer: there, the
+    /// value is copied for the read.
+    mutating func readCaseTag() {
+        guard style == .enum || style == .optional else { return }
+        caseTag = storedCaseTag()
+    }
+
+    /// The tag of the value the node holds, read through its enum witness.
+    private func storedCaseTag() -> Int32 {
+        OpaqueValueAccess.enumTag(projecting: value, metadata: type.reference).flatMap { Int32(exactly: $0) } ?? -1
     }
 
     /// The identity of a class instance, for cycle detection, or of a metatype, as `dump` uses
@@ -96,8 +110,7 @@ public struct ValueNode {
     /// - Returns: What `body` returns, or `nil` for values other than enums and optionals, and
     ///   enums without reflection metadata.
     private func withCase<Result>(_ body: (EnumCase) -> Result) -> Result? {
-        // One read of the tag: each is a call of the enum's `getEnumTag` witness.
-        let tag = caseTag
+        let tag = Int(caseTag)
         guard tag >= 0 else { return nil }
         return plan.withObject { box in box.value.cases.indices.contains(tag) ? body(box.value.cases[tag]) : nil }
     }

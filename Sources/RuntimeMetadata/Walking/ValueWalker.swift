@@ -110,7 +110,9 @@ public struct ValueWalker: Sendable {
         }
         // No `Mirror?` on this path: `Mirror` is resilient, so each operation on an optional one
         // would go through its value witnesses.
-        return ValueNode(value: value, type: type, style: style, plan: plan, mirrorBox: nil)
+        var node = ValueNode(value: value, type: type, style: style, plan: plan, mirrorBox: nil)
+        node.readCaseTag()
+        return node
     }
 
     /// The node of a `CustomReflectable` value, walked through its custom mirror. Out of line,
