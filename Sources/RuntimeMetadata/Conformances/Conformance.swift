@@ -205,38 +205,38 @@ extension ProtocolDescriptor {
     @usableFromInline
     @inline(never)
     func newAnswer(for metadata: MetadataReference) -> WitnessTableReference? {
-        Self.answer(for: metadata, protocol: reference) { imageCount in
+        // The caller has just probed this protocol's answers and found none that holds: decided
+        // and published here without probing again.
+        let (found, imageCount) = Self.decide(for: metadata, protocol: reference) { imageCount in
             ProtocolIndex.index(of: reference, imageCount: imageCount).withObject { index in
                 reference.decideConformance(of: metadata) { descriptor in index.records(of: descriptor) }
             }
         }
+        return Self.publish(found, for: metadata, in: answers, imageCount: imageCount)
     }
 
-    /// An answer for a pair that holds for the images loaded now, or else `decide`'s decision
-    /// (the runtime's answer where the records do not decide), published: decided first for the
-    /// images seen so far, and again for the images loaded now before a negative answer.
+    /// `decide`'s decision for the images seen so far, and again for the images loaded now
+    /// before a negative answer, with the images the answer covers.
     /// - Parameters:
     ///   - metadata: The type.
     ///   - protocolReference: The protocol.
     ///   - decide: Decides from the records of the first `imageCount` images.
-    /// - Returns: The witness table when the type conforms.
-    static func answer(
+    /// - Returns: The witness table when the type conforms, and the image count.
+    private static func decide(
         for metadata: MetadataReference,
         protocol protocolReference: ProtocolReference,
-        decide: (_ imageCount: Int) -> ConformanceDecision
-    ) -> WitnessTableReference? {
-        cachedOrPublished(for: metadata, protocol: protocolReference) {
-            var imageCount = ImageGeneration.current
-            var found = imageCount > 0 ? protocolReference.witnessTable(for: metadata, from: decide(imageCount)) : nil
-            if found == nil {
-                let loaded = ImageGeneration.refreshedCount
-                if loaded != imageCount {
-                    imageCount = loaded
-                    found = protocolReference.witnessTable(for: metadata, from: decide(imageCount))
-                }
+        _ decide: (_ imageCount: Int) -> ConformanceDecision
+    ) -> (found: WitnessTableReference?, imageCount: Int) {
+        var imageCount = ImageGeneration.current
+        var found = imageCount > 0 ? protocolReference.witnessTable(for: metadata, from: decide(imageCount)) : nil
+        if found == nil {
+            let loaded = ImageGeneration.refreshedCount
+            if loaded != imageCount {
+                imageCount = loaded
+                found = protocolReference.witnessTable(for: metadata, from: decide(imageCount))
             }
-            return (found, imageCount)
         }
+        return (found, imageCount)
     }
 
     /// An answer for a pair that holds for the images loaded now, or else `decide`'s decision
