@@ -245,6 +245,31 @@ struct TableGenerations: Sendable {
         }
     }
 
+    /// Walks a key's probe sequence once: the key's slot, or else the empty slot that ends the
+    /// sequence, where the key goes.
+    /// - Parameters:
+    ///   - slots: A generation.
+    ///   - mask: Its capacity less one.
+    ///   - hash: The key's hash.
+    ///   - stride: The words per slot.
+    ///   - matches: Whether an occupied slot holds the key.
+    /// - Returns: The slot, and whether it holds the key.
+    private static func probe(
+        _ slots: UnsafeMutableRawPointer,
+        mask: UInt,
+        hash: UInt,
+        stride: UInt,
+        where matches: (TableSlot) -> Bool
+    ) -> (slot: TableSlot, occupied: Bool) {
+        var index = hash
+        while true {
+            let slot = unsafe TableSlot(slots: slots, base: (index & mask) &* stride)
+            if slot.load(0) == 0 { return (slot, false) }
+            if matches(slot) { return (slot, true) }
+            index &+= 1
+        }
+    }
+
     /// Finds a key's slot in the current generation under the table's write lock, or, when the
     /// key is absent, the empty slot where it goes, growing the table first when one more entry
     /// would pass a load factor of 3/4. An empty slot is counted as occupied: `body` must fill
@@ -265,16 +290,18 @@ struct TableGenerations: Sendable {
     ) -> R {
         TableWriteLocks.withLock(for: UInt(bitPattern: unsafe root)) {
             var slots = unsafe current?.slots
-            if let current = unsafe slots,
-                let existing = unsafe Self.find(
-                    in: current,
+            // One walk of the probe sequence finds the key or the empty slot where it goes.
+            var empty: TableSlot?
+            if let current = unsafe slots {
+                let (slot, occupied) = unsafe Self.probe(
+                    current,
                     mask: cmd_tableMask(current),
                     hash: hash,
                     stride: stride,
                     where: matches
                 )
-            {
-                return body(existing, true)
+                if occupied { return body(slot, true) }
+                empty = slot
             }
             let count = unsafe slots.map { unsafe Int(cmd_tableCount($0)) } ?? 0
             let capacity = unsafe slots.map { unsafe Int(cmd_tableMask($0)) + 1 } ?? 0
@@ -287,10 +314,11 @@ struct TableGenerations: Sendable {
                 }
                 unsafe publish(grown)
                 unsafe slots = grown
+                empty = nil
             }
             guard let target = unsafe slots else { fatalError("unreachable: a table generation was just published") }
             unsafe cmd_tableSetCount(target, UInt(count + 1))
-            return body(unsafe Self.emptySlot(in: target, hash: hash, stride: stride), false)
+            return body(unsafe empty ?? Self.emptySlot(in: target, hash: hash, stride: stride), false)
         }
     }
 
