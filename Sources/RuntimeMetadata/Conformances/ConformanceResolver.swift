@@ -64,7 +64,7 @@ extension ProtocolReference {
                 let decision = decide(record, for: current)
                 if case .doesNotConform = decision {} else { return decision }
             }
-            for record in list.several {
+            for record in list.several ?? [] {
                 switch decide(record, for: current) {
                 case .conforms(let table): return .conforms(table)
                 case .doesNotConform: continue
@@ -85,22 +85,22 @@ extension ProtocolReference {
         guard flags & unsupported == 0, flags & ConformanceFlag.typeReferenceKindMask <= 0x08 else {
             return .askRuntime
         }
+        guard flags & ConformanceFlag.numConditionalRequirementsMask != 0 else {
+            // Most records: no requirement to list, and no array made, not even an empty one
+            // (whose storage is retained and released).
+            return record.witnessTable(for: type, arguments: nil).map(ConformanceDecision.conforms) ?? .askRuntime
+        }
         let arguments: [WitnessTableReference]
-        if flags & ConformanceFlag.numConditionalRequirementsMask == 0 {
-            // Most records: no requirement to list, no array made.
-            arguments = []
-        } else {
-            switch GenericRequirementChecker.check(
-                record.conditionalRequirementReferences,
-                in: .type(type),
-                conformance: { subject, protocolReference in
-                    ProtocolDescriptor(protocolReference).conformanceWitnessTable(of: subject)
-                }
-            ) {
-            case .satisfied(let tables): arguments = tables
-            case .unsatisfied: return .doesNotConform
-            case .undecided: return .askRuntime
+        switch GenericRequirementChecker.check(
+            record.conditionalRequirementReferences,
+            in: .type(type),
+            conformance: { subject, protocolReference in
+                ProtocolDescriptor(protocolReference).conformanceWitnessTable(of: subject)
             }
+        ) {
+        case .satisfied(let tables): arguments = tables
+        case .unsatisfied: return .doesNotConform
+        case .undecided: return .askRuntime
         }
         guard let table = record.witnessTable(for: type, arguments: arguments) else { return .askRuntime }
         return .conforms(table)

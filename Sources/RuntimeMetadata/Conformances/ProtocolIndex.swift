@@ -24,23 +24,24 @@ final class RecordsOfType: CacheEntry {
 struct ConformanceRecordList {
     /// The single record, or `nil` when there are none or several.
     let single: ConformanceRecordReference?
-    /// The records when there are several, in image order.
-    let several: [ConformanceRecordReference]
+    /// The records when there are several, in image order; `nil` otherwise, which costs no
+    /// retain of an empty array's storage.
+    let several: [ConformanceRecordReference]?
 
     /// No record.
-    static var none: ConformanceRecordList { ConformanceRecordList(single: nil, several: []) }
+    static var none: ConformanceRecordList { ConformanceRecordList(single: nil, several: nil) }
 
     /// The records of a list.
     /// - Parameter records: The records, in image order.
     init(_ records: [ConformanceRecordReference]) {
         if records.count == 1 {
-            self.init(single: records[0], several: [])
+            self.init(single: records[0], several: nil)
         } else {
             self.init(single: nil, several: records)
         }
     }
 
-    private init(single: ConformanceRecordReference?, several: [ConformanceRecordReference]) {
+    private init(single: ConformanceRecordReference?, several: [ConformanceRecordReference]?) {
         self.single = single
         self.several = several
     }
@@ -48,7 +49,7 @@ struct ConformanceRecordList {
     /// One record.
     /// - Parameter record: The record.
     init(single record: ConformanceRecordReference) {
-        self.init(single: record, several: [])
+        self.init(single: record, several: nil)
     }
 }
 

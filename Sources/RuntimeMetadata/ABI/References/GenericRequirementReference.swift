@@ -120,8 +120,8 @@ extension ConformanceRecordReference {
     ///   - type: The conforming type.
     ///   - arguments: The witness tables of the conditional requirements with key arguments.
     /// - Returns: The witness table, or `nil` when the runtime returns none.
-    func witnessTable(for type: MetadataReference, arguments: [WitnessTableReference]) -> WitnessTableReference? {
-        if arguments.isEmpty {
+    func witnessTable(for type: MetadataReference, arguments: [WitnessTableReference]?) -> WitnessTableReference? {
+        guard let arguments, !arguments.isEmpty else {
             return unsafe RuntimeEntryPoints.witnessTable(conformance: address, type: type.address, arguments: nil)
                 .map(WitnessTableReference.init)
         }
