@@ -208,8 +208,11 @@ extension ProtocolDescriptor {
         // The caller has just probed this protocol's answers and found none that holds: decided
         // and published here without probing again.
         let (found, imageCount) = Self.decide(for: metadata, protocol: reference) { imageCount in
-            ProtocolIndex.index(of: reference, imageCount: imageCount).withObject { index in
-                reference.decideConformance(of: metadata) { descriptor in index.records(of: descriptor) }
+            // The index's unretained reference is captured, not the index: a closure capturing
+            // the object retains and releases it for each question.
+            let index = ProtocolIndex.index(of: reference, imageCount: imageCount)
+            return reference.decideConformance(of: metadata) { descriptor in
+                index.withObject { $0.records(of: descriptor) }
             }
         }
         return Self.publish(found, for: metadata, in: answers, imageCount: imageCount)
