@@ -177,6 +177,14 @@ enum LoadedImages {
                 unsafe body(ConformanceRecordReference($0))
             }
         }
+        /// Each of its conformance descriptors with its conforming type's descriptor, in
+        /// section order; records naming an Objective-C class are skipped.
+        /// - Parameter body: Receives each descriptor and its type's descriptor.
+        func forEachConformanceWithType(_ body: (ConformanceRecordReference, DescriptorReference) -> Void) {
+            unsafe sections.forEachConformanceDescriptorWithType {
+                unsafe body(ConformanceRecordReference($0), DescriptorReference($1))
+            }
+        }
         /// Its conformance descriptors whose conforming type is one of a set.
         /// - Parameters:
         ///   - typeDescriptors: The conforming types' descriptors.

@@ -225,6 +225,19 @@ struct ImageSections: Sendable {
         }
     }
 
+    /// Every conformance descriptor of the section with its conforming type's descriptor, in
+    /// section order; a record naming no type descriptor (an Objective-C class) is skipped.
+    /// - Parameter body: Receives each conformance descriptor and its type's descriptor.
+    func forEachConformanceDescriptorWithType(_ body: (UnsafeRawPointer, UnsafeRawPointer) -> Void) {
+        guard let base = unsafe protocolConformances.baseAddress else { return }
+        for index in 0..<(unsafe protocolConformances.count / 4) {
+            guard let descriptor = unsafe (base + index * 4).relativeDirectPointer(at: 0),
+                let type = unsafe ProtocolConformanceDescriptorLayout(descriptor).typeDescriptor
+            else { continue }
+            unsafe body(descriptor, type)
+        }
+    }
+
     /// The conformance descriptors whose conforming type is one of a set of type descriptors, by
     /// one pass over the section that compares each record's type descriptor address (direct
     /// or through its indirect slot), resolving nothing else.

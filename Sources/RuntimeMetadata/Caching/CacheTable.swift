@@ -23,6 +23,7 @@ enum CacheTable: Int, CaseIterable {
     case protocolIndexes
     case typeConformances
     case comparators
+    case conformanceRecordsByType
 
     /// The address of the table's root.
     @inlinable

@@ -581,12 +581,18 @@ struct ConcurrentWordTable: Sendable {
     /// sized for the pairs, no lock taken. A key given more than once keeps the value `merge`
     /// makes of its stored value and the next one.
     /// - Parameters:
-    ///   - pairs: The keys, not 0, and their values.
+    ///   - pairs: The keys, not 0, and their values, read once, in order; a lazy sequence makes
+    ///     no array of them.
+    ///   - count: At least the number of pairs, for the table's size.
     ///   - merge: The value of a key given again, from the stored value and the new one.
-    init(filledWith pairs: [(key: UInt, value: UInt)], merging merge: (_ stored: UInt, _ next: UInt) -> UInt) {
+    init<Pairs: Sequence<(key: UInt, value: UInt)>>(
+        filledWith pairs: Pairs,
+        count: Int,
+        merging merge: (_ stored: UInt, _ next: UInt) -> UInt
+    ) {
         self.init()
-        guard !pairs.isEmpty else { return }
-        generations.publishFilled(count: pairs.count, stride: Self.stride) { slot in
+        guard count > 0 else { return }
+        generations.publishFilled(count: count, stride: Self.stride) { slot in
             var filled = 0
             for pair in pairs {
                 precondition(pair.key != 0, "a word table's key is never 0")

@@ -210,9 +210,9 @@ extension ProtocolDescriptor {
         let (found, imageCount) = Self.decide(for: metadata, protocol: reference) { imageCount in
             // The index's unretained reference is captured, not the index: a closure capturing
             // the object retains and releases it for each question.
-            let index = ProtocolIndex.index(of: reference, imageCount: imageCount)
+            let index = ConformanceRecordsByType.index(imageCount: imageCount)
             return reference.decideConformance(of: metadata) { descriptor in
-                index.withObject { $0.records(of: descriptor) }
+                index.withObject { $0.records(of: descriptor, conformingTo: reference) }
             }
         }
         return Self.publish(found, for: metadata, in: answers, imageCount: imageCount)

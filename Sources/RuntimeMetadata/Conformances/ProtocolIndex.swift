@@ -2,23 +2,9 @@
 //
 // One protocol's conformance records in one set of loaded images, found by one pass over the
 // images' conformance sections (the comparison the runtime's own scan makes for every new
-// question) and indexed by conforming type descriptor in a table of its own. A first question
-// about a (type, protocol) pair is then a few lookups here, not a scan: see
-// ConformanceResolver.swift.
-
-/// The records of one protocol whose conforming type is one type descriptor, when there is
-/// more than one (the same conformance declared again, or conditional ones).
-final class RecordsOfType: CacheEntry {
-    /// The type descriptor's identity.
-    let tableKey: UInt
-    /// The records, in image order.
-    let records: [ConformanceRecordReference]
-
-    init(descriptor: UInt, records: [ConformanceRecordReference]) {
-        tableKey = descriptor
-        self.records = records
-    }
-}
+// question): what `conformanceRecords()` lists. A first question about a (type, protocol) pair
+// finds the type's records in ConformanceRecordsByType.swift instead; the list of one type's
+// records of one protocol that it decides from is here.
 
 /// A type descriptor's records of one protocol, without an array for the usual single one.
 struct ConformanceRecordList {
@@ -62,9 +48,6 @@ final class ProtocolIndex: CacheEntry {
     let tableKey: IdentityPair
     /// The records, in image order.
     let records: [ConformanceRecord]
-    /// The records by conforming type descriptor, built on the first conformance question;
-    /// records of Objective-C classes are not in it.
-    private let byType = LazyValue<RecordsByTypeBox>()
 
     /// The index of a protocol in the first `imageCount` images, built on first use.
     /// - Parameters:
@@ -94,68 +77,5 @@ final class ProtocolIndex: CacheEntry {
             }
         }
         self.records = records
-    }
-
-    /// The records by type descriptor, filed on first use: a word table from each descriptor to
-    /// its record's address, which a lookup reads in its slot with no object. Records are
-    /// 4-aligned, so bit 0 is free to mark a descriptor with several records; those are listed
-    /// in a second table, usually empty.
-    private var recordsByType: RecordsByType {
-        byType.value {
-            var pairs: [(key: UInt, value: UInt)] = []
-            pairs.reserveCapacity(records.count)
-            for record in records {
-                guard let descriptor = record.reference.typeDescriptor else { continue }
-                pairs.append((descriptor.identity, record.reference.identity))
-            }
-            var repeated = false
-            let first = ConcurrentWordTable(filledWith: pairs) { stored, _ in
-                repeated = true
-                return stored | RecordsByType.severalBit
-            }
-            var several: [(key: UInt, value: ConformanceRecordReference)] = []
-            for pair in pairs where repeated {
-                guard let word = first.value(for: pair.key), word & RecordsByType.severalBit != 0 else { continue }
-                several.append((pair.key, ConformanceRecordReference(identity: pair.value)))
-            }
-            let entries = groupedByKey(several).map { RecordsOfType(descriptor: $0.key, records: $0.values) }
-            return RecordsByType(first: first, several: ConcurrentTable(filledWith: entries))
-        }
-    }
-
-    /// The records whose conforming type is a descriptor: one lookup, two when it has several.
-    /// - Parameter descriptor: The type descriptor.
-    /// - Returns: The records, none when there are none.
-    func records(of descriptor: DescriptorReference) -> ConformanceRecordList {
-        let byType = recordsByType
-        guard let word = byType.first.value(for: descriptor.identity) else { return .none }
-        if word & RecordsByType.severalBit == 0 {
-            return ConformanceRecordList(single: ConformanceRecordReference(identity: word))
-        }
-        guard let several = byType.several.entry(for: descriptor.identity) else {
-            fatalError("unreachable: a descriptor marked with several records is listed")
-        }
-        return several.withObject { ConformanceRecordList($0.records) }
-    }
-}
-
-/// One protocol's records by type descriptor.
-struct RecordsByType: Sendable {
-    /// The bit of a record's address that marks a descriptor with several records.
-    static var severalBit: UInt { 1 }
-    /// Each descriptor's record, marked when it has several.
-    let first: ConcurrentWordTable
-    /// The descriptors with several records.
-    let several: ConcurrentTable<RecordsOfType>
-}
-
-/// The boxed tables of one protocol's records by type.
-final class RecordsByTypeBox: LazyBox {
-    let value: RecordsByType
-    init(_ value: RecordsByType) { self.value = value }
-    /// Runs only for the box of a thread that lost the race to publish (``LazyValue``).
-    deinit {
-        value.first.discardUnpublished()
-        value.several.discardUnpublished()
     }
 }

@@ -164,7 +164,7 @@ struct ConcurrentTableTests {
             }
         }
         var merges: [UInt: [UInt]] = [:]
-        let table = ConcurrentWordTable(filledWith: pairs) { stored, next in
+        let table = ConcurrentWordTable(filledWith: pairs, count: pairs.count) { stored, next in
             // The key is not passed: the stored value names it (index * 4, then marked).
             merges[stored >> 2, default: []].append(next)
             return stored | next
@@ -184,7 +184,20 @@ struct ConcurrentTableTests {
         #expect(table.footprint.entries == 10_000)
         #expect(table.value(for: base + 16 * 2999) == 2999 &* 4)
         #expect(table.value(for: base + 16 * 9999) == 9999)
-        #expect(ConcurrentWordTable(filledWith: []) { _, _ in 0 }.footprint.entries == 0)
+        #expect(ConcurrentWordTable(filledWith: [], count: 0) { _, _ in 0 }.footprint.entries == 0)
+        // A lazy sequence, read once, and a count above the pairs it yields.
+        var read = 0
+        let lazily = ConcurrentWordTable(
+            filledWith: pairs.lazy.filter { pair in
+                read += 1
+                return pair.value > 2
+            },
+            count: pairs.count
+        ) { stored, _ in stored }
+        #expect(read == pairs.count)
+        #expect(lazily.footprint.entries == 2999)
+        #expect(lazily.value(for: base + 16 * 2999) == 2999 &* 4)
+        #expect(lazily.value(for: base) == nil)
     }
 
     @Test("Racing updates and reads of a word table: one value per key, never a torn slot")
