@@ -687,7 +687,12 @@ enum TableWriteLocks {
         let mutex = Mutex(())
     }
 
-    private static let stripes: [Stripe] = (0..<16).map { _ in Stripe() }
+    /// The stripes, kept for the process.
+    private static let owners: [Stripe] = (0..<16).map { _ in Stripe() }
+
+    /// The stripes, unretained: a stripe read from an array of strong references is retained
+    /// and released around its lock, a pair of atomic operations for every first question.
+    private static let stripes: [ImmortalReference<Stripe>] = owners.map(ImmortalReference.init(immortal:))
 
     /// Runs `body` holding the lock of a root.
     /// - Parameters:
@@ -695,7 +700,9 @@ enum TableWriteLocks {
     ///   - body: The locked work.
     /// - Returns: What `body` returns.
     static func withLock<R>(for root: UInt, _ body: () -> R) -> R {
-        stripes[Int(truncatingIfNeeded: root.cacheHash >> 40) & 15].mutex.withLock { _ in body() }
+        stripes[Int(truncatingIfNeeded: root.cacheHash >> 40) & 15].withObject { stripe in
+            stripe.mutex.withLock { _ in body() }
+        }
     }
 }
 
