@@ -254,6 +254,7 @@ struct TableGenerations: Sendable {
     ///   - stride: The words per slot.
     ///   - matches: Whether an occupied slot holds the key.
     /// - Returns: The slot, and whether it holds the key.
+    @inline(__always)
     private static func probe(
         _ slots: UnsafeMutableRawPointer,
         mask: UInt,
@@ -340,13 +341,7 @@ struct TableGenerations: Sendable {
         let mask = unsafe cmd_tableMask(slots)
         let filled = fill { hash, matches in
             // One walk of the probe sequence: the key, if stored, comes before the first empty slot.
-            var index = hash
-            while true {
-                let slot = unsafe TableSlot(slots: slots, base: (index & mask) &* stride)
-                if slot.load(0) == 0 { return (slot, false) }
-                if matches(slot) { return (slot, true) }
-                index &+= 1
-            }
+            unsafe Self.probe(slots, mask: mask, hash: hash, stride: stride, where: matches)
         }
         unsafe cmd_tableSetCount(slots, UInt(filled))
         unsafe publish(slots)
