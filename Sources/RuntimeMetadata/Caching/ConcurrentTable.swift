@@ -586,7 +586,11 @@ struct ConcurrentWordTable: Sendable {
         merging merge: (_ stored: UInt, _ next: UInt) -> UInt
     ) {
         self.init()
-        guard count > 0 else { return }
+        guard count > 0 else {
+            var rest = pairs.makeIterator()
+            precondition(rest.next() == nil, "a filled word table was given pairs and a count of 0")
+            return
+        }
         generations.publishFilled(count: count, stride: Self.stride) { slot in
             var filled = 0
             for pair in pairs {
@@ -595,6 +599,9 @@ struct ConcurrentWordTable: Sendable {
                 if occupied {
                     target.store(1, merge(target.load(1), pair.value))
                 } else {
+                    // Sized for `count` keys: one more could fill the generation, and a probe of
+                    // a full table would not end.
+                    precondition(filled < count, "a filled word table was given more keys than its count")
                     target.store(1, pair.value)
                     target.store(0, pair.key)
                     filled += 1
