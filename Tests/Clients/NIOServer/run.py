@@ -55,6 +55,16 @@ def fail(message):
     sys.exit(1)
 
 
+def read_response(connection):
+    """Reads one response, which ends with the server's body, from a kept-alive connection."""
+    data = b""
+    while not data.endswith(b"hello"):
+        chunk = connection.recv(4096)
+        if not chunk:
+            fail("the server closed a kept-alive connection")
+        data += chunk
+
+
 def build():
     subprocess.run(["swift", "build", "-c", "release", "--package-path", HERE], check=True, stdout=subprocess.DEVNULL)
     path = subprocess.run(["swift", "build", "-c", "release", "--package-path", HERE, "--show-bin-path"],
@@ -82,12 +92,7 @@ class Server:
         connection = socket.create_connection(("127.0.0.1", self.port), timeout=30)
         for _ in range(count):
             connection.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n".encode())
-            data = b""
-            while not data.endswith(b"hello"):
-                chunk = connection.recv(4096)
-                if not chunk:
-                    fail("the server closed a kept-alive connection")
-                data += chunk
+            read_response(connection)
         self.sockets.append(connection)
 
     def connect(self, count):
@@ -98,12 +103,7 @@ class Server:
             connection.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n")
             opened.append(connection)
         for connection in opened:
-            data = b""
-            while not data.endswith(b"hello"):
-                chunk = connection.recv(4096)
-                if not chunk:
-                    fail("the server closed a kept-alive connection")
-                data += chunk
+            read_response(connection)
         self.sockets += opened
 
     def close(self):
