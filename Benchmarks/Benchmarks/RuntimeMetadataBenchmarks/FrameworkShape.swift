@@ -19,6 +19,7 @@
 
 import Benchmark
 import RuntimeMetadata
+import Synchronization
 
 /// The protocol frameworks ask about.
 protocol FrameShape { func area() -> Int }
@@ -162,6 +163,69 @@ let frameConformanceCeiling = FrameProbeTable(
         + [FrameNotShape.self, FrameAlsoNot.self, FrameNotClass.self, FrameNotEnum.self].map { ($0, 1) }
 )
 
+/// The opening ceilings' table: 64 slots of (metadata, witness table) for `FrameShape`, each
+/// table read by hand from the last word of an `any FrameShape` container holding a value of
+/// the type. Read as a cache that other threads may fill must be, each key with an acquire
+/// load: to Swift 6.3's optimizer an atomic load may write memory, so the caller's copy of the
+/// element stays, by hand as in the library (a table read with plain loads loses the copy, and
+/// races with any thread filling it).
+struct FrameOpeningTable: @unchecked Sendable {
+    let words: UnsafeMutablePointer<Atomic<UInt>>
+
+    init(_ shapes: [any FrameShape]) {
+        words = .allocate(capacity: 128)
+        for word in 0..<128 { (words + word).initialize(to: Atomic(0)) }
+        for shape in shapes {
+            let container = unsafeBitCast(shape as any FrameShape, to: (UInt, UInt, UInt, UInt, UInt).self)
+            var index = FrameProbeTable.home(container.3)
+            while words[2 * index].load(ordering: .relaxed) != 0 { index = (index + 1) & 63 }
+            words[2 * index + 1].store(container.4, ordering: .relaxed)
+            words[2 * index].store(container.3, ordering: .releasing)
+        }
+    }
+
+    /// The witness table stored for a metadata address, or 0.
+    @inline(__always)
+    func witnessTable(for metadata: UInt) -> UInt {
+        var index = FrameProbeTable.home(metadata)
+        while true {
+            let key = words[2 * index].load(ordering: .acquiring)
+            if key == metadata { return words[2 * index + 1].load(ordering: .relaxed) }
+            if key == 0 { return 0 }
+            index = (index + 1) & 63
+        }
+    }
+}
+
+let frameOpeningCeiling = FrameOpeningTable(frameTyped)
+
+/// The opening ceilings' dynamic work, by hand: the value's dynamic type read from its `Any`
+/// container (the object's isa for a class, which may be stored under a superclass), one probe
+/// of a table keyed by it for the witness table, and the words of the `any FrameShape`
+/// container for the same value, lent to `body`: a view of the value, not a copy.
+@inline(__always)
+func frameOpenedByHand<R>(_ value: borrowing Any, _ body: (borrowing any FrameShape) -> R) -> R? {
+    withUnsafePointer(to: value) { container in
+        let buffer = UnsafeRawPointer(container)
+        var metadata = buffer.load(fromByteOffset: 24, as: UInt.self)
+        // Kinds above 0x7FF are isa pointers: class metadata.
+        if UnsafeRawPointer(bitPattern: metadata).unsafelyUnwrapped.load(as: UInt.self) > 0x7FF {
+            metadata = UnsafeRawPointer(bitPattern: buffer.load(as: UInt.self)).unsafelyUnwrapped.load(as: UInt.self)
+        }
+        let witnessTable = frameOpeningCeiling.witnessTable(for: metadata)
+        guard witnessTable != 0 else { return nil }
+        var words = (
+            buffer.load(as: UInt.self), buffer.load(fromByteOffset: 8, as: UInt.self),
+            buffer.load(fromByteOffset: 16, as: UInt.self), metadata, witnessTable
+        )
+        return withUnsafeMutablePointer(to: &words) { words in
+            UnsafeMutableRawPointer(words).withMemoryRebound(to: (any FrameShape).self, capacity: 1) {
+                body($0.pointee)
+            }
+        }
+    }
+}
+
 /// The layout ceiling's table: for `FrameEight`, "identical bits decide unless a NaN" and the
 /// offsets of its two doubles.
 let frameLayoutCeiling = FrameProbeTable([
@@ -278,6 +342,12 @@ func frameworkShapeBenchmarks(_ warm: Benchmark.Configuration) {
     }
     Benchmark("Framework.ceiling.typedCopy.call", configuration: warm) { benchmark in
         frameworkTimed(benchmark, hidden { frameCopyOut(frameTyped, frameNext()).area() })
+    }
+    Benchmark("Framework.ceiling.withOpened.byHand", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameOpenedByHand(frameValues[frameNext()]) { $0.area() } ?? 0 })
+    }
+    Benchmark("Framework.ceiling.open.byHand", configuration: warm) { benchmark in
+        frameworkTimed(benchmark, hidden { frameOpenedByHand(frameValues[frameNext()]) { copy $0 }?.area() ?? 0 })
     }
 
     // Fields.
