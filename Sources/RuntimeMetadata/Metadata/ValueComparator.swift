@@ -148,13 +148,40 @@ enum LayoutEquality {
     }
 
     /// Whether a floating-point number in a value is a NaN, by the comparator in a table word
-    /// (``identicalBitsUnlessNaN``), out of line.
+    /// (``identicalBitsUnlessNaN``): up to three slots in line, from the comparator's
+    /// ``ValueComparator/packedNaNSlots``, any others out of line.
+    /// - Parameters:
+    ///   - value: The value's storage.
+    ///   - comparatorWord: The comparator's table word.
+    /// - Returns: `true` when identical bits do not make the value equal to another.
+    @inlinable
+    @inline(__always)
+    static func holdsNaN(_ value: UnsafeRawPointer, comparatorWord: UInt) -> Bool {
+        let packed = unsafe Unmanaged<ValueComparator>.fromOpaque(
+            UnsafeRawPointer(bitPattern: comparatorWord & ~flagMask).unsafelyUnwrapped
+        )._withUnsafeGuaranteedRef { $0.packedNaNSlots }
+        let count = packed & 3
+        guard count != 0 else { return unsafe holdsNaNOutOfLine(value, comparatorWord: comparatorWord) }
+        var slots = packed >> 2
+        for _ in 0..<count {
+            let offset = Int(truncatingIfNeeded: slots >> 2 & 0x3_FFFF)
+            switch slots & 3 {
+            case 1: if unsafe OpaqueValueAccess.isNaN(single: value, at: offset) { return true }
+            case 2: if unsafe OpaqueValueAccess.isNaN(double: value, at: offset) { return true }
+            default: if unsafe OpaqueValueAccess.isNaN(half: value, at: offset) { return true }
+            }
+            slots >>= 20
+        }
+        return false
+    }
+
+    /// ``holdsNaN(_:comparatorWord:)`` for slots that do not fit the packed form, out of line.
     /// - Parameters:
     ///   - value: The value's storage.
     ///   - comparatorWord: The comparator's table word.
     /// - Returns: `true` when identical bits do not make the value equal to another.
     @usableFromInline
-    static func holdsNaN(_ value: UnsafeRawPointer, comparatorWord: UInt) -> Bool {
+    static func holdsNaNOutOfLine(_ value: UnsafeRawPointer, comparatorWord: UInt) -> Bool {
         unsafe Unmanaged<ValueComparator>.fromOpaque(
             UnsafeRawPointer(bitPattern: comparatorWord & ~flagMask).unsafelyUnwrapped
         )._withUnsafeGuaranteedRef { unsafe $0.holdsNaN(value) }
@@ -203,6 +230,41 @@ enum LayoutEquality {
 class ValueComparator: @unchecked Sendable {
     // @unchecked: every subclass is immutable after init; the stored metadata handles are
     // read-only references into the runtime's metadata.
+
+    /// The floating-point slots this comparator's table word has the caller check for NaNs
+    /// (``LayoutEquality/identicalBitsUnlessNaN``), packed so that the caller checks them in
+    /// line (``LayoutEquality/holdsNaN(_:comparatorWord:)``): the number of slots in bits 0-1,
+    /// then 20 bits a slot, its offset above its format (1 `Float`, 2 `Double`, 3 `Float16`).
+    /// 0 when there are more than three slots, a `Float80` or an offset of 2^18 bytes or more:
+    /// the caller then asks ``holdsNaN(_:)``.
+    @usableFromInline
+    final let packedNaNSlots: UInt
+
+    /// Makes a comparator.
+    /// - Parameter floatingPointSlots: The slots its table word has the caller check for NaNs.
+    init(checkingNaNAt floatingPointSlots: [FloatingPointSlot]? = nil) {
+        packedNaNSlots = Self.pack(floatingPointSlots ?? [])
+    }
+
+    /// The packed form of ``packedNaNSlots``.
+    /// - Parameter slots: The slots.
+    /// - Returns: Their packed form, or 0 when they do not fit it.
+    private static func pack(_ slots: [FloatingPointSlot]) -> UInt {
+        guard (1...3).contains(slots.count) else { return 0 }
+        var packed = UInt(slots.count)
+        for (index, slot) in slots.enumerated() {
+            let format: UInt
+            switch slot.format {
+            case .single: format = 1
+            case .double: format = 2
+            case .half: format = 3
+            case .extended: return 0
+            }
+            guard slot.offset >= 0, slot.offset < 1 << 18 else { return 0 }
+            packed |= (UInt(slot.offset) << 2 | format) << (2 + 20 * index)
+        }
+        return packed
+    }
 
     /// Compares the values at two addresses.
     /// - Parameters:
@@ -367,6 +429,7 @@ final class EqualsWitnessComparator: ValueComparator, @unchecked Sendable {
         self.witnessTable = witnessTable
         unsafe self.witness = witness
         self.floatingPointSlots = floatingPointSlots
+        super.init(checkingNaNAt: floatingPointSlots)
     }
 
     override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool
@@ -438,6 +501,7 @@ private final class IdenticalBitsComparator: ValueComparator, @unchecked Sendabl
         self.ranges = ranges
         coversValue = ranges == [0..<size]
         self.floatingPointSlots = floatingPointSlots
+        super.init(checkingNaNAt: floatingPointSlots)
     }
 
     override func equals(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ pending: inout PendingComparisons) -> Bool

@@ -295,6 +295,54 @@ struct LayoutEqualityTests {
         #expect(TypeMetadata.layoutEquals(BitwiseReading(value: .nan), BitwiseReading(value: .nan)))
     }
 
+    @Test("A NaN in each of three floating-point slots (in line) and in a fourth (out of line) agrees with ==")
+    func floatingPointSlotPositions() {
+        // Three slots of three formats, and four doubles: the first fit the comparator's packed
+        // slots, which the caller checks in line; the fourth slot sends the check out of line.
+        // Neither type has padding, so a copy's bits are the value's and identical bits are
+        // looked at (a padded copy's may differ, which sends the comparison to `==`).
+        struct Three: Equatable {
+            var half: Float16 = 0
+            var count: Int16 = 1
+            var single: Float = 0
+            var double = 0.0
+        }
+        struct Four: Equatable { var a = 0.0, b = 0.0, c = 0.0, d = 0.0 }
+        var threes = [Three()]
+        for position in 0..<3 {
+            var value = Three()
+            switch position {
+            case 0: value.half = .nan
+            case 1: value.single = .nan
+            default: value.double = .nan
+            }
+            threes.append(value)
+        }
+        var fours = [Four()]
+        for position in 0..<4 {
+            var value = Four()
+            switch position {
+            case 0: value.a = .nan
+            case 1: value.b = .nan
+            case 2: value.c = .nan
+            default: value.d = -.signalingNaN
+            }
+            fours.append(value)
+        }
+        for value in threes {
+            #expect(TypeMetadata.layoutEquals(value, value) == (value == value), "\(value)")
+            let plain = (value.half, value.count, value.single, value.double)
+            #expect(TypeMetadata.layoutEquals(plain, plain) == (value == value), "\(plain)")
+        }
+        for value in fours {
+            #expect(TypeMetadata.layoutEquals(value, value) == (value == value), "\(value)")
+            let plain = (value.a, value.b, value.c, value.d)
+            #expect(TypeMetadata.layoutEquals(plain, plain) == (value == value), "\(plain)")
+        }
+        expectAgreesWithEquality(threes)
+        expectAgreesWithEquality(fours)
+    }
+
     @Test("Padding at every level of a type that is not Equatable is not compared; every byte of data is")
     func paddingIsNotData() {
         // The data's bytes, from `MemoryLayout`'s offsets of each leaf; the rest is padding.

@@ -124,12 +124,11 @@ extension OpaqueValueAccess {
         for slot in slots {
             switch slot.format {
             case .half:
-                if unsafe value.read(at: slot.offset, as: UInt16.self) & 0x7FFF > 0x7C00 { return true }
+                if unsafe isNaN(half: value, at: slot.offset) { return true }
             case .single:
-                if unsafe value.read(at: slot.offset, as: UInt32.self) & 0x7FFF_FFFF > 0x7F80_0000 { return true }
+                if unsafe isNaN(single: value, at: slot.offset) { return true }
             case .double:
-                let bits = unsafe value.read(at: slot.offset, as: UInt64.self)
-                if bits & 0x7FFF_FFFF_FFFF_FFFF > 0x7FF0_0000_0000_0000 { return true }
+                if unsafe isNaN(double: value, at: slot.offset) { return true }
             case .extended:
                 // Little-endian: the 64-bit significand, then the sign and the 15-bit exponent.
                 let significand = unsafe value.read(at: slot.offset, as: UInt64.self)
@@ -140,5 +139,40 @@ extension OpaqueValueAccess {
             }
         }
         return false
+    }
+
+    /// Whether the `Float16` at an offset of a value's storage is a NaN: an exponent of all
+    /// ones and a nonzero significand.
+    /// - Parameters:
+    ///   - value: The value's storage.
+    ///   - offset: The number's offset.
+    /// - Returns: `true` for a NaN.
+    @inlinable
+    @inline(__always)
+    static func isNaN(half value: UnsafeRawPointer, at offset: Int) -> Bool {
+        unsafe value.loadUnaligned(fromByteOffset: offset, as: UInt16.self) & 0x7FFF > 0x7C00
+    }
+
+    /// Whether the `Float` at an offset of a value's storage is a NaN.
+    /// - Parameters:
+    ///   - value: The value's storage.
+    ///   - offset: The number's offset.
+    /// - Returns: `true` for a NaN.
+    @inlinable
+    @inline(__always)
+    static func isNaN(single value: UnsafeRawPointer, at offset: Int) -> Bool {
+        unsafe value.loadUnaligned(fromByteOffset: offset, as: UInt32.self) & 0x7FFF_FFFF > 0x7F80_0000
+    }
+
+    /// Whether the `Double` at an offset of a value's storage is a NaN.
+    /// - Parameters:
+    ///   - value: The value's storage.
+    ///   - offset: The number's offset.
+    /// - Returns: `true` for a NaN.
+    @inlinable
+    @inline(__always)
+    static func isNaN(double value: UnsafeRawPointer, at offset: Int) -> Bool {
+        unsafe value.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF
+            > 0x7FF0_0000_0000_0000
     }
 }
