@@ -295,7 +295,7 @@ struct LayoutEqualityTests {
         #expect(TypeMetadata.layoutEquals(BitwiseReading(value: .nan), BitwiseReading(value: .nan)))
     }
 
-    @Test("A NaN in each of three floating-point slots (in line) and in a fourth (out of line) agrees with ==")
+    @Test("A NaN in each of three slots (in line), two of one format, or a fourth (out of line) agrees with ==")
     func floatingPointSlotPositions() {
         // Three slots of three formats, and four doubles: the first fit the comparator's packed
         // slots, which the caller checks in line; the fourth slot sends the check out of line.
@@ -339,8 +339,29 @@ struct LayoutEqualityTests {
             let plain = (value.a, value.b, value.c, value.d)
             #expect(TypeMetadata.layoutEquals(plain, plain) == (value == value), "\(plain)")
         }
+        // Two slots of one format after one of another, out of their order in the value:
+        // each slot's offset is found in its place.
+        struct Mixed: Equatable {
+            var first: Float = 0
+            var second: Float = 0
+            var double = 0.0
+        }
+        var mixed = [Mixed()]
+        for position in 0..<3 {
+            var value = Mixed()
+            switch position {
+            case 0: value.first = .nan
+            case 1: value.second = -.nan
+            default: value.double = .signalingNaN
+            }
+            mixed.append(value)
+        }
+        for value in mixed {
+            #expect(TypeMetadata.layoutEquals(value, value) == (value == value), "\(value)")
+        }
         expectAgreesWithEquality(threes)
         expectAgreesWithEquality(fours)
+        expectAgreesWithEquality(mixed)
     }
 
     @Test("Padding at every level of a type that is not Equatable is not compared; every byte of data is")
