@@ -122,19 +122,29 @@ func frameworkTimed(_ benchmark: Benchmark, _ body: () -> Int) {
 func frameCopyOut(_ elements: [any FrameShape], _ index: Int) -> any FrameShape { elements[index] }
 
 /// An open-addressed table of 64 slots of (metadata, word), keyed and probed as the library's
-/// caches are: the one probe each ceiling makes, by hand.
+/// caches are: the one probe each ceiling makes, by hand. Read as a cache that other threads
+/// may fill must be, each key with an acquire load (the library's tables are filled by the
+/// first question, from any thread): to Swift 6.3's optimizer an atomic load may write memory,
+/// so a value whose address is lent across the probe is copied first, by hand as in the
+/// library. A table read with plain loads would lose the copy, a static shortcut: it holds
+/// only for a table filled before any thread reads it, and races with any thread that fills it.
 struct FrameProbeTable: @unchecked Sendable {
-    let slots: UnsafeMutablePointer<(UInt, UInt)>
+    /// Each slot's key, then its word.
+    let words: UnsafeMutablePointer<Atomic<UInt>>
+
+    init(keyed entries: [(key: UInt, word: UInt)]) {
+        words = .allocate(capacity: 128)
+        for word in 0..<128 { (words + word).initialize(to: Atomic(0)) }
+        for entry in entries {
+            var index = Self.home(entry.key)
+            while words[2 * index].load(ordering: .relaxed) != 0 { index = (index + 1) & 63 }
+            words[2 * index + 1].store(entry.word, ordering: .relaxed)
+            words[2 * index].store(entry.key, ordering: .releasing)
+        }
+    }
 
     init(_ entries: [(type: Any.Type, word: UInt)]) {
-        slots = .allocate(capacity: 64)
-        slots.initialize(repeating: (0, 0), count: 64)
-        for entry in entries {
-            let key = Self.key(entry.type)
-            var index = Self.home(key)
-            while slots[index].0 != 0 { index = (index + 1) & 63 }
-            slots[index] = (key, entry.word)
-        }
+        self.init(keyed: entries.map { (Self.key($0.type), $0.word) })
     }
 
     @inline(__always)
@@ -143,18 +153,21 @@ struct FrameProbeTable: @unchecked Sendable {
     @inline(__always)
     static func home(_ key: UInt) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58) }
 
-    /// The word stored for a type, or 0.
+    /// The word stored for a metadata address, or 0.
     @inline(__always)
-    func word(for type: Any.Type) -> UInt {
-        let key = Self.key(type)
+    func word(forKey key: UInt) -> UInt {
         var index = Self.home(key)
         while true {
-            let slot = slots[index]
-            if slot.0 == key { return slot.1 }
-            if slot.0 == 0 { return 0 }
+            let slotKey = words[2 * index].load(ordering: .acquiring)
+            if slotKey == key { return words[2 * index + 1].load(ordering: .relaxed) }
+            if slotKey == 0 { return 0 }
             index = (index + 1) & 63
         }
     }
+
+    /// The word stored for a type, or 0.
+    @inline(__always)
+    func word(for type: Any.Type) -> UInt { word(forKey: Self.key(type)) }
 }
 
 /// The conformance ceiling's table: each hit's witness table (any nonzero word), each miss's "no".
@@ -163,41 +176,14 @@ let frameConformanceCeiling = FrameProbeTable(
         + [FrameNotShape.self, FrameAlsoNot.self, FrameNotClass.self, FrameNotEnum.self].map { ($0, 1) }
 )
 
-/// The opening ceilings' table: 64 slots of (metadata, witness table) for `FrameShape`, each
-/// table read by hand from the last word of an `any FrameShape` container holding a value of
-/// the type. Read as a cache that other threads may fill must be, each key with an acquire
-/// load: to Swift 6.3's optimizer an atomic load may write memory, so the caller's copy of the
-/// element stays, by hand as in the library (a table read with plain loads loses the copy, and
-/// races with any thread filling it).
-struct FrameOpeningTable: @unchecked Sendable {
-    let words: UnsafeMutablePointer<Atomic<UInt>>
-
-    init(_ shapes: [any FrameShape]) {
-        words = .allocate(capacity: 128)
-        for word in 0..<128 { (words + word).initialize(to: Atomic(0)) }
-        for shape in shapes {
-            let container = unsafeBitCast(shape as any FrameShape, to: (UInt, UInt, UInt, UInt, UInt).self)
-            var index = FrameProbeTable.home(container.3)
-            while words[2 * index].load(ordering: .relaxed) != 0 { index = (index + 1) & 63 }
-            words[2 * index + 1].store(container.4, ordering: .relaxed)
-            words[2 * index].store(container.3, ordering: .releasing)
-        }
+/// The opening ceilings' table: (metadata, witness table) for `FrameShape`, each table read by
+/// hand from the last word of an `any FrameShape` container holding a value of the type.
+let frameOpeningCeiling = FrameProbeTable(
+    keyed: frameTyped.map { shape in
+        let container = unsafeBitCast(shape as any FrameShape, to: (UInt, UInt, UInt, UInt, UInt).self)
+        return (container.3, container.4)
     }
-
-    /// The witness table stored for a metadata address, or 0.
-    @inline(__always)
-    func witnessTable(for metadata: UInt) -> UInt {
-        var index = FrameProbeTable.home(metadata)
-        while true {
-            let key = words[2 * index].load(ordering: .acquiring)
-            if key == metadata { return words[2 * index + 1].load(ordering: .relaxed) }
-            if key == 0 { return 0 }
-            index = (index + 1) & 63
-        }
-    }
-}
-
-let frameOpeningCeiling = FrameOpeningTable(frameTyped)
+)
 
 /// The opening ceilings' dynamic work, by hand: the value's dynamic type read from its `Any`
 /// container (the object's isa for a class, which may be stored under a superclass), one probe
@@ -212,7 +198,7 @@ func frameOpenedByHand<R>(_ value: borrowing Any, _ body: (borrowing any FrameSh
         if UnsafeRawPointer(bitPattern: metadata).unsafelyUnwrapped.load(as: UInt.self) > 0x7FF {
             metadata = UnsafeRawPointer(bitPattern: buffer.load(as: UInt.self)).unsafelyUnwrapped.load(as: UInt.self)
         }
-        let witnessTable = frameOpeningCeiling.witnessTable(for: metadata)
+        let witnessTable = frameOpeningCeiling.word(forKey: metadata)
         guard witnessTable != 0 else { return nil }
         var words = (
             buffer.load(as: UInt.self), buffer.load(fromByteOffset: 8, as: UInt.self),

@@ -148,19 +148,44 @@ pair(
 // Swift 6.3's optimizer, so the caller's copy of the element stays, by hand as in the library;
 // a table read with plain loads (racing with any thread that fills it) would lose the copy. The ratio is by hand / library;
 // the goal, within 1.5x.
-// The table is read as a cache that other threads may fill must be: each key with an acquire load.
-nonisolated(unsafe) let handSlots: UnsafeMutablePointer<Atomic<UInt>> = {
-    let slots = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: 128)
-    for slot in 0..<128 { (slots + slot).initialize(to: Atomic(0)) }
-    for typed in typedShapes {
-        let words = unsafeBitCast(typed as any Shape, to: (UInt, UInt, UInt, UInt, UInt).self)
-        var index = Int(truncatingIfNeeded: (words.3 &* 0x9E37_79B9_7F4A_7C15) >> 58)
-        while slots[2 * index].load(ordering: .relaxed) != 0 { index = (index + 1) & 63 }
-        slots[2 * index + 1].store(words.4, ordering: .relaxed)
-        slots[2 * index].store(words.3, ordering: .releasing)
+/// A 64-slot open-addressed table of (metadata, word), as the suite's `FrameProbeTable`, read as
+/// a cache that other threads may fill must be: each key with an acquire load. (To Swift 6.3's
+/// optimizer an atomic load may write memory, so a value lent across the probe is copied first,
+/// as in the library; plain loads would lose the copy, and race with any thread filling it.)
+struct HandTable: @unchecked Sendable {
+    let words: UnsafeMutablePointer<Atomic<UInt>>
+    init(keyed entries: [(UInt, UInt)]) {
+        words = .allocate(capacity: 128)
+        for word in 0..<128 { (words + word).initialize(to: Atomic(0)) }
+        for (key, word) in entries {
+            var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+            while words[2 * index].load(ordering: .relaxed) != 0 { index = (index + 1) & 63 }
+            words[2 * index + 1].store(word, ordering: .relaxed)
+            words[2 * index].store(key, ordering: .releasing)
+        }
     }
-    return slots
-}()
+    init(_ entries: [(Any.Type, UInt)]) {
+        self.init(keyed: entries.map { (UInt(bitPattern: unsafeBitCast($0.0, to: Int.self)), $0.1) })
+    }
+    @inline(__always) func word(forKey key: UInt) -> UInt {
+        var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        while true {
+            let slotKey = words[2 * index].load(ordering: .acquiring)
+            if slotKey == key { return words[2 * index + 1].load(ordering: .relaxed) }
+            if slotKey == 0 { return 0 }
+            index = (index + 1) & 63
+        }
+    }
+    @inline(__always) func word(for type: Any.Type) -> UInt {
+        word(forKey: UInt(bitPattern: unsafeBitCast(type, to: Int.self)))
+    }
+}
+let openingTable = HandTable(
+    keyed: typedShapes.map { typed in
+        let words = unsafeBitCast(typed as any Shape, to: (UInt, UInt, UInt, UInt, UInt).self)
+        return (words.3, words.4)
+    }
+)
 @inline(__always) func openedByHand<R>(_ value: Any, _ body: (any Shape) -> R) -> R? {
     withUnsafePointer(to: value) { container in
         let buffer = UnsafeRawPointer(container)
@@ -168,17 +193,11 @@ nonisolated(unsafe) let handSlots: UnsafeMutablePointer<Atomic<UInt>> = {
         if UnsafeRawPointer(bitPattern: metadata)!.load(as: UInt.self) > 0x7FF {
             metadata = UnsafeRawPointer(bitPattern: buffer.load(as: UInt.self))!.load(as: UInt.self)
         }
-        var index = Int(truncatingIfNeeded: (metadata &* 0x9E37_79B9_7F4A_7C15) >> 58)
-        while true {
-            let key = handSlots[2 * index].load(ordering: .acquiring)
-            if key == metadata { break }
-            if key == 0 { return nil }
-            index = (index + 1) & 63
-        }
+        let witnessTable = openingTable.word(forKey: metadata)
+        if witnessTable == 0 { return nil }
         var words = (
             buffer.load(as: UInt.self), buffer.load(fromByteOffset: 8, as: UInt.self),
-            buffer.load(fromByteOffset: 16, as: UInt.self), metadata,
-            handSlots[2 * index + 1].load(ordering: .relaxed)
+            buffer.load(fromByteOffset: 16, as: UInt.self), metadata, witnessTable
         )
         return withUnsafeMutablePointer(to: &words) { words in
             UnsafeMutableRawPointer(words).withMemoryRebound(to: (any Shape).self, capacity: 1) { body($0.pointee) }
@@ -241,31 +260,6 @@ pair(
 // This copy adds: the case name against its ceiling in FrameworkShape.swift, by hand (the tag
 // read by the library's witness call, one probe of a 64-slot table keyed by the metadata for the
 // type's names, the name loaded). The ratio is by hand / library; the goal, within 1.5x.
-/// A 64-slot open-addressed table of (metadata, word) with plain loads, as the suite's
-/// `FrameProbeTable` (its layout and case-name ceilings).
-struct HandTable {
-    let slots: UnsafeMutablePointer<(UInt, UInt)>
-    init(_ entries: [(Any.Type, UInt)]) {
-        slots = .allocate(capacity: 64)
-        slots.initialize(repeating: (0, 0), count: 64)
-        for (type, word) in entries {
-            let key = UInt(bitPattern: unsafeBitCast(type, to: Int.self))
-            var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
-            while slots[index].0 != 0 { index = (index + 1) & 63 }
-            slots[index] = (key, word)
-        }
-    }
-    @inline(__always) func word(for type: Any.Type) -> UInt {
-        let key = UInt(bitPattern: unsafeBitCast(type, to: Int.self))
-        var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
-        while true {
-            let slot = slots[index]
-            if slot.0 == key { return slot.1 }
-            if slot.0 == 0 { return 0 }
-            index = (index + 1) & 63
-        }
-    }
-}
 let caseNameTable = HandTable([(Event.self, 1)])
 let caseNames: [[String]] = [[], try! eventMD.cases.map(\.name)]
 pair(
