@@ -364,9 +364,9 @@ def main():
     checks = [Check(*pair) for pair in PAIRS]
     checks += [Check(*pair, key="mallocs", label=" (mallocs)") for pair in ALLOCATION_PAIRS]
     for benchmark, baseline, goal, factor, constant, floor in OFFSET_PAIRS:
-        check = Check(benchmark, baseline, goal, 1 / factor, floor)
-        check.constant, check.factor = constant, factor
-        checks.append(check)
+        offset = Check(benchmark, baseline, goal, 1 / factor, floor)
+        offset.constant, offset.factor = constant, factor
+        checks.append(offset)
     checks += [Check(benchmark, None, goal, limit, limit) for benchmark, goal, limit in ABSOLUTE]
 
     best = {c: c.measure(results) for c in checks}
